@@ -1,0 +1,53 @@
+// buildApp(deps): the Fastify instance with every route, no listen(). Tests and the server both
+// build it this way.
+import Fastify from 'fastify';
+import type { Redis } from 'ioredis';
+import { registerAuth } from './http/auth.ts';
+import { handleError, handleNotFound } from './http/errors.ts';
+import { genReqId, loggerOptions } from './http/logging.ts';
+import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
+import { registerProbes } from './http/probes.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { routes, sharedSchemas } from './http/routes.ts';
+import type { Api, AppDeps } from './http/types.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+
+export interface BuildOptions {
+  /** Redis for the shared rate limit; null keeps it in memory. */
+  redis?: Redis | null;
+  /** Log through this level; 'silent' in most tests. */
+  logLevel?: string;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<Api> {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel ?? deps.config.logLevel),
+    genReqId,
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('request-id', request.id);
+  });
+
+  await registerOpenApi(app);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  registerProbes(app);
+
+  await app.register(
+    async (api) => {
+      registerAuth(api);
+      await registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null);
+      api.get('/openapi.json', { schema: { hide: true }, config: { public: true, rateLimit: false } }, () => app.swagger());
+      for (const route of routes) route(api);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.ready();
+  return app;
+}

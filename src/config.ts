@@ -1,0 +1,207 @@
+// The only reader of process.env. Every setting is parsed once here, with its default, and a bad
+// value stops the start with one line naming it. Everything below receives the parsed Config.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+export class ConfigError extends Error {}
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string };
+
+export interface S3Config {
+  bucket: string;
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  publicUrl: string | null;
+}
+
+export interface PlatformCredentials {
+  metaAppId: string | null;
+  metaAppSecret: string | null;
+  metaWebhookVerifyToken: string | null;
+  whatsappConfigId: string | null;
+  instagramAppId: string | null;
+  instagramAppSecret: string | null;
+  threadsAppId: string | null;
+  threadsAppSecret: string | null;
+  tiktokClientKey: string | null;
+  tiktokClientSecret: string | null;
+  redditClientId: string | null;
+  redditClientSecret: string | null;
+  redditUserAgent: string | null;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  database: DatabaseTarget;
+  redisUrl: string | null;
+  /** 32 bytes when given in the environment; null means "read or generate it in dataDir". */
+  encryptionKey: Buffer | null;
+  mediaMaxBytes: number;
+  s3: S3Config | null;
+  platforms: PlatformCredentials;
+  sandbox: boolean;
+  platformApiBase: string | null;
+  allowPrivateUrls: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  rateLimitPerMinute: number;
+  jobs: {
+    /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
+    pollIntervalMs: number;
+    leaseMs: number;
+    concurrency: number;
+    shutdownTimeoutMs: number;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function databaseTarget(env: Env, dataDir: string): DatabaseTarget {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw === null) return { kind: 'sqlite', file: resolve(dataDir, 'socialapi.db') };
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      const url = new URL(raw);
+      if (!url.hostname && !url.searchParams.get('host')) throw new Error('no host');
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    throw new ConfigError('DATABASE_URL must be postgres://…, sqlite:PATH or a file path');
+  }
+  const file = raw.startsWith('sqlite:') ? raw.slice('sqlite:'.length) : raw;
+  if (!file) throw new ConfigError('DATABASE_URL sqlite: needs a file path');
+  return { kind: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
+}
+
+function encryptionKey(env: Env): Buffer | null {
+  const raw = text(env, 'ENCRYPTION_KEY');
+  if (raw === null) return null;
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, as base64 or hex');
+  return key;
+}
+
+function s3(env: Env): S3Config | null {
+  const bucket = text(env, 'S3_BUCKET');
+  if (bucket === null) return null;
+  return {
+    bucket,
+    endpoint: httpUrl(env, 'S3_ENDPOINT'),
+    region: text(env, 'S3_REGION') ?? 'us-east-1',
+    accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+    publicUrl: httpUrl(env, 'S3_PUBLIC_URL'),
+  };
+}
+
+function platformCredentials(env: Env): PlatformCredentials {
+  return {
+    metaAppId: text(env, 'META_APP_ID'),
+    metaAppSecret: text(env, 'META_APP_SECRET'),
+    metaWebhookVerifyToken: text(env, 'META_WEBHOOK_VERIFY_TOKEN'),
+    whatsappConfigId: text(env, 'WHATSAPP_CONFIG_ID'),
+    instagramAppId: text(env, 'INSTAGRAM_APP_ID'),
+    instagramAppSecret: text(env, 'INSTAGRAM_APP_SECRET'),
+    threadsAppId: text(env, 'THREADS_APP_ID'),
+    threadsAppSecret: text(env, 'THREADS_APP_SECRET'),
+    tiktokClientKey: text(env, 'TIKTOK_CLIENT_KEY'),
+    tiktokClientSecret: text(env, 'TIKTOK_CLIENT_SECRET'),
+    redditClientId: text(env, 'REDDIT_CLIENT_ID'),
+    redditClientSecret: text(env, 'REDDIT_CLIENT_SECRET'),
+    redditUserAgent: text(env, 'REDDIT_USER_AGENT'),
+  };
+}
+
+/** Parses a configuration from an environment; pure, so tests can build one from a plain object. */
+export function parseConfig(env: Env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = resolve(text(env, 'DATA_DIR') ?? './data');
+  const platforms = platformCredentials(env);
+  const anyCredentials = Object.values(platforms).some((value) => value !== null);
+  const sandbox = flag(env, 'SANDBOX', !anyCredentials);
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    port,
+    host,
+    publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL') ?? `http://${urlHost}:${port}`,
+    dataDir,
+    database: databaseTarget(env, dataDir),
+    redisUrl: text(env, 'REDIS_URL'),
+    encryptionKey: encryptionKey(env),
+    mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    s3: s3(env),
+    platforms,
+    sandbox,
+    platformApiBase: httpUrl(env, 'PLATFORM_API_BASE'),
+    allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_URLS', sandbox),
+    logLevel: logLevel as Config['logLevel'],
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),
+    jobs: {
+      pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
+      leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),
+      concurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 1000),
+      shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    },
+  };
+}
+
+/** Reads `.env` (if present; real environment variables win) and the process environment. */
+export function loadConfig(cwd = process.cwd()): Config {
+  const file = resolve(cwd, '.env');
+  const fromFile = existsSync(file) ? parseDotenv(readFileSync(file)) : {};
+  return parseConfig({ ...fromFile, ...process.env });
+}

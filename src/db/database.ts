@@ -1,0 +1,92 @@
+// Opens the store: Kysely over SQLite (node:sqlite) or PostgreSQL (pg). The few places where the
+// two differ are capability flags on the Store, never `if (dialect)` inside queries.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+import { openSqlite } from './sqlite-bridge.ts';
+
+export interface StoreCapabilities {
+  /** `FOR UPDATE SKIP LOCKED` exists (PostgreSQL); on SQLite writes are serialized anyway. */
+  skipLocked: boolean;
+  /** Cross-process wake-ups through LISTEN/NOTIFY (PostgreSQL). */
+  listenNotify: boolean;
+}
+
+export interface Store {
+  db: Kysely<Database>;
+  kind: DatabaseTarget['kind'];
+  caps: StoreCapabilities;
+  /** A dedicated PostgreSQL connection for LISTEN; null on SQLite. */
+  listenClient: (() => Promise<pg.Client>) | null;
+  close(): Promise<void>;
+}
+
+export class StoreUnavailableError extends Error {}
+
+// int8 columns hold epoch milliseconds, well inside Number's exact range.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+/** A description of the target that never includes a password. */
+export function describeTarget(target: DatabaseTarget): string {
+  if (target.kind === 'sqlite') return `sqlite:${target.file}`;
+  const url = new URL(target.url);
+  return `postgres://${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`;
+}
+
+export function openStore(target: DatabaseTarget): Store {
+  if (target.kind === 'sqlite') {
+    if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) });
+    return {
+      db,
+      kind: 'sqlite',
+      caps: { skipLocked: false, listenNotify: false },
+      listenClient: null,
+      close: () => db.destroy(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server emits on the pool; without a listener that would
+  // crash the process. The next query reports the failure where it can be handled.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    caps: { skipLocked: true, listenNotify: true },
+    listenClient: async () => {
+      const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
+      await client.connect();
+      return client;
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** Checks that the store answers; throws StoreUnavailableError with one readable line if not. */
+export async function pingStore(store: Store, target: DatabaseTarget): Promise<void> {
+  try {
+    await sql`select 1`.execute(store.db);
+  } catch (error) {
+    const reason = error instanceof Error ? (('code' in error && typeof error.code === 'string' ? `${error.code}: ` : '') + error.message) : String(error);
+    throw new StoreUnavailableError(`cannot reach the database at ${describeTarget(target)} (${reason.split('\n')[0]})`);
+  }
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,26 @@
+// Logger options: JSON lines (pino), a request id on every line, and nothing secret: headers
+// are not logged at all, and query values that can carry credentials are masked.
+import type { FastifyServerOptions } from 'fastify';
+import { randomBytes } from 'node:crypto';
+
+const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|client_secret|key|api_key|secret|password|hub\.verify_token|fb_exchange_token|input_token)$/i;
+
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const name of [...params.keys()]) if (SECRET_PARAMS.test(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['req.headers', 'headers.authorization', '*.authorization', '*.accessToken', '*.access_token', '*.refreshToken', '*.secret', '*.password'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
+    },
+  };
+}
+
+export const genReqId = (): string => `req_${randomBytes(9).toString('base64url')}`;

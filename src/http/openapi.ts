@@ -1,0 +1,34 @@
+// The OpenAPI 3.1 document, built from the routes' own schemas (no second copy). Paths are
+// relative to the /api/v1 server, like the contract's.
+import swagger from '@fastify/swagger';
+import { ErrorBody } from './errors.ts';
+import type { Api } from './types.ts';
+
+export const API_PREFIX = '/api/v1';
+export const API_VERSION = '1.1.0';
+
+export async function registerOpenApi(app: Api): Promise<void> {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Social publishing API',
+        version: API_VERSION,
+        description:
+          'Connect reddit, instagram, facebook, threads, tiktok and WhatsApp accounts; publish and schedule posts; ' +
+          'answer comments and messages; run ads; read analytics; receive signed webhooks.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_ followed by 43 characters.' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
+  });
+}
