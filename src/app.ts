@@ -1,10 +1,10 @@
 // buildApp(deps): the Fastify instance with every route, no listen(). Tests and the server both
 // build it this way.
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
 import { handleError, handleNotFound } from './http/errors.ts';
-import { genReqId, loggerOptions } from './http/logging.ts';
+import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -15,13 +15,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 export interface BuildOptions {
   /** Redis for the shared rate limit; null keeps it in memory. */
   redis?: Redis | null;
-  /** Log through this level; 'silent' in most tests. */
-  logLevel?: string;
+  /** The process's logger; by default one at the configured level on stdout. */
+  logger?: FastifyBaseLogger;
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<Api> {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? deps.config.logLevel),
+    loggerInstance: options.logger ?? createLogger(deps.config.logLevel),
     genReqId,
     bodyLimit: 1024 * 1024,
     trustProxy: false,

@@ -1,7 +1,7 @@
-// Logger options: JSON lines (pino), a request id on every line, and nothing secret: headers
-// are not logged at all, and query values that can carry credentials are masked.
-import type { FastifyServerOptions } from 'fastify';
+// The logger: JSON lines (pino), a request id on every request line, and nothing secret:
+// headers are not logged at all, and query values that can carry credentials are masked.
 import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
 
 const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|client_secret|key|api_key|secret|password|hub\.verify_token|fb_exchange_token|input_token)$/i;
 
@@ -13,14 +13,21 @@ export function maskUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return {
-    level,
-    redact: { paths: ['req.headers', 'headers.authorization', '*.authorization', '*.accessToken', '*.access_token', '*.refreshToken', '*.secret', '*.password'], censor: '[redacted]' },
-    serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  return pino(
+    {
+      level,
+      redact: {
+        paths: ['req.headers', '*.authorization', '*.accessToken', '*.access_token', '*.refreshToken', '*.refresh_token', '*.secret', '*.password', '*.key'],
+        censor: '[redacted]',
+      },
+      serializers: {
+        err: pino.stdSerializers.err,
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
+      },
     },
-  };
+    destination ?? process.stdout,
+  );
 }
 
 export const genReqId = (): string => `req_${randomBytes(9).toString('base64url')}`;

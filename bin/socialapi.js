@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `socialapi` command. Node 24 runs the TypeScript sources directly (type stripping); the
+// Node of the `node` devDependency is first on PATH under npm and npx.
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 24) {
+  process.stderr.write(`socialapi needs Node.js 24 or later (this is ${process.version}); run it through npm or npx after npm ci.\n`);
+  process.exit(1);
+}
+const { main } = await import('../src/main/cli.ts');
+await main(process.argv.slice(2));

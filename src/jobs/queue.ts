@@ -1,0 +1,148 @@
+// The jobs table's statements. A job row is pending (due at run_at), running (leased to
+// locked_by until locked_until) or failed (attempts exhausted, last_error kept). A job that
+// succeeds is deleted: the truth lives in the domain rows it worked on.
+import type { Kysely } from 'kysely';
+import type { Store } from '../db/database.ts';
+import type { Database, JobRow } from '../db/schema.ts';
+import { newId } from '../lib/ids.ts';
+import type { JobDefinition } from './catalog.ts';
+import { signalEnqueued } from './wakeup.ts';
+
+export interface EnqueueOptions {
+  /** When the job is due; default now. */
+  runAt?: number;
+  /** At most one pending or running job with this key; a second enqueue is ignored. */
+  dedupeKey?: string;
+}
+
+/**
+ * Adds a job. Pass the caller's transaction as `db`, so the job exists exactly when the change
+ * that caused it does. Returns the job id, or null when a job with the same dedupeKey exists.
+ */
+export async function enqueue<P>(
+  db: Kysely<Database>,
+  store: Pick<Store, 'caps'>,
+  now: number,
+  definition: Pick<JobDefinition, 'kind' | 'maxAttempts'>,
+  payload: P,
+  options: EnqueueOptions = {},
+): Promise<string | null> {
+  const id = newId('job', now);
+  const result = await db
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: definition.kind,
+      payload: JSON.stringify(payload),
+      status: 'pending',
+      run_at: options.runAt ?? now,
+      max_attempts: definition.maxAttempts,
+      locked_until: null,
+      locked_by: null,
+      last_error: null,
+      dedupe_key: options.dedupeKey ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .$if(options.dedupeKey !== undefined, (qb) =>
+      qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', 'failed').doNothing()),
+    )
+    .executeTakeFirst();
+  if (result.numInsertedOrUpdatedRows === 0n) return null;
+  await signalEnqueued(db, store);
+  return id;
+}
+
+/**
+ * Leases up to `limit` due jobs to `workerId` in one statement. On PostgreSQL the inner select
+ * skips rows another worker is claiming at this moment (SKIP LOCKED), so no job is handed out
+ * twice and claimers never wait on each other; on SQLite the statement holds the write lock.
+ */
+export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number): Promise<JobRow[]> {
+  return store.db
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'running',
+      attempts: eb('attempts', '+', 1),
+      locked_by: workerId,
+      locked_until: now + leaseMs,
+      updated_at: now,
+    }))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('run_at', '<=', now)
+        .orderBy('run_at')
+        .limit(limit)
+        .$if(store.caps.skipLocked, (qb) => qb.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .execute();
+}
+
+/**
+ * Returns jobs whose lease has passed (their worker died or hung) to pending. The attempt they
+ * were on stays counted, so a job that kills every worker that runs it ends up failed.
+ */
+export async function reapExpiredLeases(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now, last_error: 'lease expired' })
+    .where('status', '=', 'running')
+    .where('locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const owned = (db: Kysely<Database>, jobId: string, workerId: string) =>
+  db.updateTable('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', 'running');
+
+/** Extends a lease; false when the lease was lost (reaped and perhaps taken by another worker). */
+export async function extendLease(db: Kysely<Database>, jobId: string, workerId: string, until: number): Promise<boolean> {
+  const result = await owned(db, jobId, workerId).set({ locked_until: until }).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function completeJob(db: Kysely<Database>, jobId: string, workerId: string): Promise<void> {
+  await db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).execute();
+}
+
+export async function retryJob(db: Kysely<Database>, jobId: string, workerId: string, now: number, runAt: number, error: string): Promise<void> {
+  await owned(db, jobId, workerId)
+    .set({ status: 'pending', run_at: runAt, locked_by: null, locked_until: null, last_error: error, updated_at: now })
+    .execute();
+}
+
+export async function failJob(db: Kysely<Database>, jobId: string, workerId: string | null, now: number, error: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'failed', locked_by: null, locked_until: null, last_error: error, updated_at: now })
+    .where('id', '=', jobId)
+    .$if(workerId !== null, (qb) => qb.where('locked_by', '=', workerId))
+    .execute();
+}
+
+/** Gives a worker's unfinished jobs back at shutdown, without counting the interrupted attempt. */
+export async function releaseJobs(db: Kysely<Database>, workerId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null, run_at: now, updated_at: now }))
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The earliest moment something may become claimable: a due pending job or an expiring lease. */
+export async function nextWakeAt(db: Kysely<Database>): Promise<number | null> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', 'pending').as('pending'),
+      eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', 'running').as('leased'),
+    ])
+    .executeTakeFirst();
+  const times = [row?.pending, row?.leased].filter((t): t is number => typeof t === 'number' || (typeof t === 'string' && t !== ''));
+  return times.length ? Math.min(...times.map(Number)) : null;
+}

@@ -1,0 +1,198 @@
+// The worker: claims due jobs, runs them with a lease it keeps renewing, and records the outcome.
+// It sleeps until the earliest due job or lease expiry, or until woken by an enqueue, so a due
+// job starts within milliseconds; the poll interval is only a safety net.
+import type { FastifyBaseLogger } from 'fastify';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Store } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { exponentialBackoff } from './backoff.ts';
+import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
+import { claimDue, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { subscribeWakeups, type Subscription } from './wakeup.ts';
+
+export interface WorkerOptions {
+  store: Store;
+  registry: JobRegistry;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  concurrency: number;
+  leaseMs: number;
+  pollIntervalMs: number;
+  shutdownTimeoutMs: number;
+  /** Called after each job's outcome is stored (tests and metrics). */
+  onSettled?: (job: JobRow, outcome: 'completed' | 'retry' | 'failed') => void;
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+export class Worker {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  readonly #o: WorkerOptions;
+  readonly #running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  #subscription: Subscription | null = null;
+  #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
+  #again = false;
+  #stopping = false;
+
+  constructor(options: WorkerOptions) {
+    this.#o = options;
+  }
+
+  start(): void {
+    this.#subscription = subscribeWakeups(
+      this.#o.store,
+      () => this.wake(),
+      (error) => this.#o.log.warn({ err: error }, 'job wake-up listener failed; retrying'),
+    );
+    this.wake();
+  }
+
+  /** Looks for work now (coalesced: at most one look at a time, and one more queued). */
+  wake(): void {
+    if (this.#stopping) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    this.#ticking = true;
+    void this.#tick().finally(() => {
+      this.#ticking = false;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      }
+    });
+  }
+
+  async #tick(): Promise<void> {
+    const { store, clock, leaseMs, concurrency, pollIntervalMs } = this.#o;
+    try {
+      const now = clock.now();
+      await reapExpiredLeases(store.db, now);
+      const free = concurrency - this.#running.size;
+      if (free > 0) {
+        const jobs = await claimDue(store, this.id, now, leaseMs, free);
+        for (const job of jobs) this.#launch(job);
+        if (jobs.length === free) this.#again = true; // there may be more due right now
+      }
+      const next = await nextWakeAt(store.db);
+      const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
+      this.#schedule(delay);
+    } catch (error) {
+      this.#o.log.error({ err: error }, 'job claim failed');
+      this.#schedule(pollIntervalMs);
+    }
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopping) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.wake(), delayMs);
+    this.#timer.unref();
+  }
+
+  #launch(job: JobRow): void {
+    const abort = new AbortController();
+    const promise = this.#run(job, abort).finally(() => {
+      this.#running.delete(job.id);
+      this.wake(); // a slot is free
+    });
+    this.#running.set(job.id, { promise, abort });
+  }
+
+  async #run(job: JobRow, abort: AbortController): Promise<void> {
+    const { store, clock, registry, leaseMs, log } = this.#o;
+    const db = store.db;
+    const settle = (outcome: 'completed' | 'retry' | 'failed') => this.#o.onSettled?.(job, outcome);
+    const registered = registry.get(job.kind);
+    if (!registered) {
+      await failJob(db, job.id, this.id, clock.now(), `no handler for job kind ${job.kind}`);
+      return settle('failed');
+    }
+    const { definition } = registered;
+    if (job.attempts > job.max_attempts) {
+      // Reaped after its last attempt: the worker running it died or hung every time.
+      await failJob(db, job.id, this.id, clock.now(), `gave up after ${job.max_attempts} attempts (${job.last_error ?? 'lease expired'})`);
+      return settle('failed');
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+    } catch {
+      payload = undefined;
+    }
+    if (!registered.check(payload)) {
+      await failJob(db, job.id, this.id, clock.now(), 'payload does not match the job kind');
+      return settle('failed');
+    }
+
+    const jobLog = log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+    // Renew the lease while the handler runs; losing it means another worker may take the job.
+    const heartbeat = setInterval(() => {
+      extendLease(db, job.id, this.id, clock.now() + leaseMs)
+        .then((kept) => {
+          if (!kept) {
+            jobLog.warn('lease lost; abandoning the job');
+            abort.abort(new Error('lease lost'));
+          }
+        })
+        .catch((error: unknown) => jobLog.warn({ err: error }, 'lease renewal failed'));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+    const timeout = AbortSignal.timeout(definition.timeoutMs);
+    const signal = AbortSignal.any([abort.signal, timeout]);
+
+    try {
+      await new Promise<void>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
+        definition.run(payload, { jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, signal, db, log: jobLog }).then(resolve, reject);
+      });
+      await completeJob(db, job.id, this.id);
+      settle('completed');
+    } catch (error) {
+      if (this.#stopping && abort.signal.aborted) return; // released at shutdown, not a failure
+      const now = clock.now();
+      const message = timeout.aborted ? `timed out after ${definition.timeoutMs} ms` : describe(error);
+      if (error instanceof PermanentJobError || job.attempts >= job.max_attempts) {
+        jobLog.warn({ err: error }, 'job failed');
+        await failJob(db, job.id, this.id, now, message);
+        settle('failed');
+      } else {
+        const delay = error instanceof RetryJobError ? error.delayMs : (definition.retryDelayMs ?? exponentialBackoff)(job.attempts);
+        jobLog.info({ err: error, retryInMs: delay }, 'job will be retried');
+        await retryJob(db, job.id, this.id, now, now + delay, message);
+        settle('retry');
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Stops claiming, lets running jobs finish within the shutdown timeout, releases the rest. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    await this.#subscription?.close();
+    const running = [...this.#running.values()];
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.#o.shutdownTimeoutMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled(running.map((r) => r.promise)).then(() => 'done' as const), deadline]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      for (const r of running) r.abort.abort(new Error('worker shutting down'));
+      const released = await releaseJobs(this.#o.store.db, this.id, this.#o.clock.now());
+      this.#o.log.info({ released }, 'released unfinished jobs at shutdown');
+    }
+  }
+
+  /** Jobs this worker is running now. */
+  get busy(): number {
+    return this.#running.size;
+  }
+}

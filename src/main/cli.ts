@@ -1,0 +1,178 @@
+// The `socialapi` command. Operator tasks run against the configured store; bad arguments print
+// the usage and exit 2; a start-up failure prints one line and exits 1.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { systemClock } from '../lib/clock.ts';
+import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys/service.ts';
+import { createOrganization, findOrganization, listOrganizations } from '../modules/orgs/service.ts';
+import { openMigratedStore, StartupError } from '../runtime.ts';
+import { printOpenApi } from './openapi.ts';
+import { serve } from './serve.ts';
+import { runWorker } from './worker.ts';
+
+export const USAGE = `usage: socialapi <command> [options]
+
+  serve [--no-worker]          run the API (and a worker, unless --no-worker)
+  worker                       run a worker only
+  migrate                      apply database migrations
+  openapi                      print the OpenAPI document
+  orgs create --name N [--approval]
+  orgs list
+  keys create --org ORG [--name N] [--rate-limit N] [--approval]
+  keys list --org ORG
+  keys revoke KEY_ID
+  keys rotate KEY_ID           print a new key and revoke the old one
+
+Settings come from environment variables (and .env); see README.md.`;
+
+class UsageError extends Error {}
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T, positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(positionals ? `expected ${positionals} argument(s)` : `unexpected argument ${parsed.positionals[0] ?? ''}`);
+  }
+  return parsed;
+}
+
+function positiveInteger(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} must be a positive integer`);
+  return Number(value);
+}
+
+async function withStore<T>(config: Config, task: (store: Awaited<ReturnType<typeof openMigratedStore>>) => Promise<T>): Promise<T> {
+  const store = await openMigratedStore(config);
+  try {
+    return await task(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(argv: string[], out: (line: string) => void, config: () => Config): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { 'no-worker': { type: 'boolean' } }, 0);
+      await serve(config(), { worker: !values['no-worker'] });
+      return -1; // keeps running
+    }
+    case 'worker':
+      parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
+      await runWorker(config());
+      return -1;
+    case 'migrate': {
+      parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
+      await withStore(config(), () => Promise.resolve());
+      out('migrations applied');
+      return 0;
+    }
+    case 'openapi':
+      parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
+      out(await printOpenApi());
+      return 0;
+    case 'orgs':
+      if (sub === 'create') {
+        const { values } = parse(rest, { name: { type: 'string' }, approval: { type: 'boolean' } }, 0);
+        if (!values.name) throw new UsageError('--name is required');
+        const name = values.name;
+        const org = await withStore(config(), (store) => createOrganization(store.db, systemClock, { name, approvalRequired: values.approval ?? false }));
+        out(`${org.id}\t${org.name}\tapproval=${org.approval_required === 1 ? 'yes' : 'no'}`);
+        return 0;
+      }
+      if (sub === 'list') {
+        parse(rest, {}, 0);
+        const orgs = await withStore(config(), (store) => listOrganizations(store.db));
+        for (const org of orgs) out(`${org.id}\t${org.name}\tapproval=${org.approval_required === 1 ? 'yes' : 'no'}\tcreated=${iso(org.created_at)}`);
+        return 0;
+      }
+      throw new UsageError(`unknown orgs command ${sub ?? ''}`);
+    case 'keys':
+      return keysCommand(sub, rest, out, config);
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  }
+}
+
+async function keysCommand(sub: string | undefined, rest: string[], out: (line: string) => void, config: () => Config): Promise<number> {
+  switch (sub) {
+    case 'create': {
+      const { values } = parse(rest, { org: { type: 'string' }, name: { type: 'string' }, 'rate-limit': { type: 'string' }, approval: { type: 'boolean' } }, 0);
+      if (!values.org) throw new UsageError('--org is required');
+      const orgId = values.org;
+      const rateLimit = positiveInteger(values['rate-limit'], '--rate-limit');
+      const created = await withStore(config(), async (store) => {
+        if (!(await findOrganization(store.db, orgId))) return null;
+        return createKey(store.db, systemClock, orgId, { ...(values.name ? { name: values.name } : {}), rateLimit: rateLimit ?? null, approvalRequired: values.approval ?? false });
+      });
+      if (!created) {
+        out(`no organization ${orgId}`);
+        return 1;
+      }
+      out(`${created.row.id} created for ${orgId}. The key is shown only this once:`);
+      out(created.key);
+      return 0;
+    }
+    case 'list': {
+      const { values } = parse(rest, { org: { type: 'string' } }, 0);
+      if (!values.org) throw new UsageError('--org is required');
+      const orgId = values.org;
+      const keys = await withStore(config(), (store) => listKeys(store.db, orgId));
+      for (const k of keys) {
+        out(`${k.id}\t${k.prefix}…\t${k.name}\trate-limit=${k.rate_limit ?? 'default'}\tapproval=${k.approval_required === 1 ? 'yes' : 'no'}\t${k.revoked_at === null ? 'active' : `revoked ${iso(k.revoked_at)}`}`);
+      }
+      return 0;
+    }
+    case 'revoke': {
+      const { positionals } = parse(rest, {}, 1);
+      const keyId = positionals[0] ?? '';
+      const done = await withStore(config(), (store) => revokeKey(store.db, systemClock, keyId));
+      out(done ? `${keyId} revoked` : `no active key ${keyId}`);
+      return done ? 0 : 1;
+    }
+    case 'rotate': {
+      const { positionals } = parse(rest, {}, 1);
+      const keyId = positionals[0] ?? '';
+      const created = await withStore(config(), (store) => rotateKey(store.db, systemClock, keyId));
+      if (!created) {
+        out(`no active key ${keyId}`);
+        return 1;
+      }
+      out(`${keyId} revoked; ${created.row.id} replaces it. The new key is shown only this once:`);
+      out(created.key);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown keys command ${sub ?? ''}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const code = await run(argv, out, () => loadConfig());
+    if (code >= 0) process.exitCode = code;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`socialapi: ${error.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof ConfigError) {
+      process.stderr.write(`socialapi: configuration: ${error.message}\n`);
+      process.exitCode = 1;
+    } else if (error instanceof StartupError) {
+      process.stderr.write(`socialapi: ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      throw error;
+    }
+  }
+}
+

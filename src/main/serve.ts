@@ -1,0 +1,53 @@
+// `socialapi serve`: the API and (unless --no-worker) a worker in one process.
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { describeTarget } from '../db/database.ts';
+import { createLogger } from '../http/logging.ts';
+import { buildJobRegistry } from '../jobs/registry.ts';
+import { Worker } from '../jobs/worker.ts';
+import { openRuntime } from '../runtime.ts';
+import { bootstrapIfEmpty } from './bootstrap.ts';
+import { onShutdownSignal } from './shutdown.ts';
+
+export async function serve(config: Config, options: { worker: boolean }): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const runtime = await openRuntime(config);
+  const { deps } = runtime;
+  const app = await buildApp(deps, { redis: runtime.redis, logger: log });
+  const first = await bootstrapIfEmpty(deps.store.db, deps.clock);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // PORT=0 (tests) picks a free port: show the one really taken.
+  const baseUrl = config.port === 0 ? `http://${config.host}:${port}` : config.publicBaseUrl;
+
+  const worker = options.worker
+    ? new Worker({ store: deps.store, registry: buildJobRegistry(), clock: deps.clock, log, ...config.jobs })
+    : null;
+  worker?.start();
+
+  const lines = [
+    '',
+    `socialapi is listening on ${baseUrl}  (store: ${describeTarget(config.database)}; platforms: ${config.sandbox ? 'sandbox' : 'live'}; worker: ${worker ? 'on' : 'off'})`,
+  ];
+  if (first) {
+    lines.push(
+      `A first organization (${first.organizationId}) and its API key were created. The key is shown only this once:`,
+      '',
+      `    ${first.key}`,
+      '',
+      'Try it:',
+      `    curl -H "Authorization: Bearer ${first.key}" ${baseUrl}/api/v1/accounts`,
+    );
+  } else {
+    lines.push('Get an API key with:  npx socialapi orgs list  then  npx socialapi keys create --org ORG_ID');
+  }
+  lines.push(`API document: ${baseUrl}/api/v1/openapi.json`, '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  onShutdownSignal(log, async () => {
+    await app.close();
+    await worker?.stop();
+    await runtime.close();
+  });
+}

@@ -1,0 +1,19 @@
+// `socialapi worker`: a worker process without the API.
+import type { Config } from '../config.ts';
+import { createLogger } from '../http/logging.ts';
+import { buildJobRegistry } from '../jobs/registry.ts';
+import { Worker } from '../jobs/worker.ts';
+import { openRuntime } from '../runtime.ts';
+import { onShutdownSignal } from './shutdown.ts';
+
+export async function runWorker(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const runtime = await openRuntime(config);
+  const worker = new Worker({ store: runtime.deps.store, registry: buildJobRegistry(), clock: runtime.deps.clock, log, ...config.jobs });
+  worker.start();
+  log.info({ workerId: worker.id }, 'worker started');
+  onShutdownSignal(log, async () => {
+    await worker.stop();
+    await runtime.close();
+  });
+}
