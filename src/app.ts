@@ -3,7 +3,8 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
-import { handleError, handleNotFound } from './http/errors.ts';
+import { ErrorBody, handleError, handleNotFound } from './http/errors.ts';
+import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
@@ -25,10 +26,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     genReqId,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
+  // The API speaks JSON (and multipart where a route says so); a text body is a 415, not a 400.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.addHook('onSend', async (request, reply) => {
@@ -37,6 +39,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await registerOpenApi(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
+  app.setValidatorCompiler(validatorCompiler([ErrorBody, ...sharedSchemas]));
   registerProbes(app);
 
   await app.register(

@@ -5,6 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from './harness/app.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { newId } from '../src/lib/ids.ts';
+import { revokeKey } from '../src/modules/keys/service.ts';
+import { systemClock } from '../src/lib/clock.ts';
 
 for (const dialect of DIALECTS) {
   describe(`HTTP basics [${dialect}]`, { skip: skipReason(dialect) }, () => {
@@ -72,6 +74,77 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await foreign.json(), await unknown.json());
       const list = (await (await t.request('/api/v1/accounts?externalId=ext-1', { key })).json()) as { accounts: unknown[] };
       assert.equal(list.accounts.length, 0);
+    });
+    test('a revoked key is 401', async () => {
+      const other = await t.tenant();
+      assert.equal((await t.request('/api/v1/accounts', { key: other.key })).status, 200);
+      await revokeKey(t.runtime.deps.store.db, systemClock, other.keyId);
+      assert.equal((await t.request('/api/v1/accounts', { key: other.key })).status, 401);
+    });
+
+    describe('bodies', () => {
+      let accountId: string;
+      before(async () => {
+        const caller = await t.request('/api/v1/accounts', { key });
+        assert.equal(caller.status, 200);
+        const org = (await t.runtime.deps.store.db.selectFrom('api_keys').select('organization_id').where('prefix', '=', key.slice(0, 11)).executeTakeFirstOrThrow()).organization_id;
+        accountId = newId('account');
+        const now = Date.now();
+        await t.runtime.deps.store.db
+          .insertInto('accounts')
+          .values({ id: accountId, organization_id: org, platform: 'threads', platform_user_id: 'u2', username: 'me', display_name: null, avatar_url: null, external_id: null, status: 'active', approval_required: 0, access_token_enc: null, refresh_token_enc: null, token_expires_at: null, scopes: '', metadata: '{}', connected_at: now, updated_at: now })
+          .execute();
+      });
+      const patch = (body: string, contentType = 'application/json') =>
+        t.request(`/api/v1/accounts/${accountId}`, { key, method: 'PATCH', body, headers: { 'content-type': contentType } });
+      const message = async (res: Response) => ((await res.json()) as { error: { message: string; code?: string } }).error;
+
+      test('PATCH sets and clears externalId, and the store has it', async () => {
+        const set = await patch(JSON.stringify({ externalId: 'client-42', ignored: true }));
+        assert.equal(set.status, 200);
+        assert.equal(((await set.json()) as { account: { externalId: string } }).account.externalId, 'client-42');
+        const row = await t.runtime.deps.store.db.selectFrom('accounts').select('external_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+        assert.equal(row.external_id, 'client-42');
+        const cleared = await patch(JSON.stringify({ externalId: null }));
+        assert.equal(((await cleared.json()) as { account: { externalId: null } }).account.externalId, null);
+      });
+
+      test('a wrong type is a 400 naming the field, not a coercion', async () => {
+        const res = await patch(JSON.stringify({ externalId: 42 }));
+        assert.equal(res.status, 400);
+        assert.match((await message(res)).message, /^externalId: /);
+        const long = await patch(JSON.stringify({ externalId: 'x'.repeat(201) }));
+        assert.equal(long.status, 400);
+        assert.match((await message(long)).message, /^externalId: /);
+        const missing = await patch(JSON.stringify({}));
+        assert.equal((await message(missing)).message, 'externalId: required');
+      });
+
+      test('malformed JSON is a 400 with the error shape', async () => {
+        const res = await patch('{"externalId": ');
+        assert.equal(res.status, 400);
+        assert.equal((await message(res)).message, 'body: malformed JSON');
+      });
+
+      test('a wrong content type is a 415 with the error shape', async () => {
+        const res = await patch('externalId=x', 'text/plain');
+        assert.equal(res.status, 415);
+        assert.match((await message(res)).message, /text\/plain/);
+      });
+
+      test('a body over the limit is a 413 payload_too_large', async () => {
+        const res = await patch(JSON.stringify({ externalId: 'x'.repeat(2 * 1024 * 1024) }));
+        assert.equal(res.status, 413);
+        assert.equal((await message(res)).code, 'payload_too_large');
+      });
+
+      test("PATCH of another organization's account is 404 and changes nothing", async () => {
+        const other = await t.tenant();
+        const res = await t.request(`/api/v1/accounts/${accountId}`, { key: other.key, method: 'PATCH', body: JSON.stringify({ externalId: 'stolen' }), headers: { 'content-type': 'application/json' } });
+        assert.equal(res.status, 404);
+        const row = await t.runtime.deps.store.db.selectFrom('accounts').select('external_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+        assert.notEqual(row.external_id, 'stolen');
+      });
     });
   });
 }
