@@ -1,0 +1,137 @@
+// The `socialapi` command as an operator uses it: first start, key management, migrations,
+// usage errors, one-line start-up failures, and logs free of secrets.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli, spawnCli, type Spawned } from './harness/cli.ts';
+import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
+
+const get = (url: string, key: string) => fetch(`${url}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } });
+
+describe('usage errors exit 2 with the usage', () => {
+  for (const args of [[], ['frobnicate'], ['keys', 'create'], ['orgs', 'create', '--name', 'x', '--bogus'], ['keys', 'revoke'], ['keys', 'create', '--org', 'org_x', '--rate-limit', 'fast'], ['serve', 'extra']]) {
+    test(`socialapi ${args.join(' ')}`, async () => {
+      const result = await runCli(args, { DATABASE_URL: 'sqlite::memory:' });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /usage: socialapi/);
+    });
+  }
+});
+
+describe('start-up failures are one line', () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    ['a bad PORT', { PORT: 'abc' }, /^socialapi: configuration: PORT must be an integer/],
+    ['a bad DATABASE_URL', { DATABASE_URL: 'mysql://localhost/x' }, /^socialapi: configuration: DATABASE_URL must be/],
+    ['an unreachable database', { DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:1/nothing' }, /^socialapi: cannot reach the database at postgres:\/\/127\.0\.0\.1:1\/nothing/],
+    ['a bad ENCRYPTION_KEY', { ENCRYPTION_KEY: 'short' }, /^socialapi: configuration: ENCRYPTION_KEY must be 32 bytes/],
+    ['an unreachable Redis', { REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: 'sqlite::memory:' }, /^socialapi: cannot reach Redis at redis:\/\/127\.0\.0\.1:1/],
+  ];
+  for (const [name, env, pattern] of cases) {
+    test(name, async () => {
+      const result = await runCli(['serve'], env);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, pattern);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      assert.doesNotMatch(result.stderr, /hunter2|\bat .*\.ts:\d+/);
+    });
+  }
+});
+
+for (const dialect of DIALECTS) {
+  describe(`operator commands [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let database: TestDatabase;
+    let env: Record<string, string>;
+    let server: Spawned;
+    let url: string;
+    let firstKey: string;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      env = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, PORT: '0', LOG_LEVEL: 'info' };
+      server = spawnCli(['serve'], env);
+      [, url = ''] = await server.waitFor(/listening on (http:\/\/\S+)/);
+      await server.waitFor(/API document/);
+      firstKey = /^\s+(sk_[0-9A-Za-z]{43})$/m.exec(server.output())?.[1] ?? '';
+    });
+    after(async () => {
+      await server.stop();
+      await database.drop();
+    });
+
+    test('the first start prints one key, the URL and a curl line that works', async () => {
+      assert.ok(firstKey, server.output());
+      assert.match(server.output(), new RegExp(`curl -H "Authorization: Bearer ${firstKey}" ${url}/api/v1/accounts`));
+      const res = await get(url, firstKey);
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { accounts: [] });
+      assert.ok(existsSync(join(database.dataDir, 'encryption.key')), 'encryption key generated into DATA_DIR');
+    });
+
+    test('logs carry request ids and no key or credential', async () => {
+      await fetch(`${url}/api/v1/accounts?code=oauth-code-secret&state=state-secret`, { headers: { authorization: `Bearer ${firstKey}` } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const logs = server.output().split('\n').filter((line) => line.startsWith('{'));
+      assert.ok(logs.some((line) => /"reqId":"req_/.test(line)), 'request lines have an id');
+      const text = logs.join('\n');
+      assert.ok(!text.includes(firstKey), 'the key is not logged');
+      assert.ok(!text.includes(firstKey.slice(3)), 'no part of the key is logged');
+      assert.ok(!text.includes('oauth-code-secret') && !text.includes('state-secret'), 'credentials in query strings are masked');
+    });
+
+    test('a second start on the same store prints no key', async () => {
+      const second = spawnCli(['serve', '--no-worker'], env);
+      await second.waitFor(/API document/);
+      await second.stop();
+      assert.doesNotMatch(second.output(), /sk_[0-9A-Za-z]{43}/);
+      assert.match(second.output(), /keys create --org/);
+    });
+
+    test('orgs and keys: create, list, rotate, revoke', async () => {
+      const org = await runCli(['orgs', 'create', '--name', 'Acme', '--approval'], env);
+      assert.equal(org.code, 0, org.stderr);
+      const orgId = /^(org_\S+)\tAcme\tapproval=yes/m.exec(org.stdout)?.[1] ?? '';
+      assert.ok(orgId, org.stdout);
+      assert.match((await runCli(['orgs', 'list'], env)).stdout, new RegExp(`${orgId}\tAcme`));
+
+      const created = await runCli(['keys', 'create', '--org', orgId, '--name', 'ci', '--rate-limit', '500'], env);
+      assert.equal(created.code, 0, created.stderr);
+      const keyId = /^(key_\S+) created/m.exec(created.stdout)?.[1] ?? '';
+      const key = /^(sk_[0-9A-Za-z]{43})$/m.exec(created.stdout)?.[1] ?? '';
+      assert.ok(keyId && key, created.stdout);
+      const used = await get(url, key);
+      assert.equal(used.status, 200);
+      assert.equal(used.headers.get('ratelimit-limit'), '500');
+
+      const listed = await runCli(['keys', 'list', '--org', orgId], env);
+      assert.match(listed.stdout, new RegExp(`${keyId}\t${key.slice(0, 11)}…\tci\trate-limit=500\tapproval=no\tactive`));
+      assert.ok(!listed.stdout.includes(key), 'listing never shows the key');
+
+      const rotated = await runCli(['keys', 'rotate', keyId], env);
+      assert.equal(rotated.code, 0, rotated.stderr);
+      const newKey = /^(sk_[0-9A-Za-z]{43})$/m.exec(rotated.stdout)?.[1] ?? '';
+      assert.equal((await get(url, key)).status, 401);
+      const afterRotate = await get(url, newKey);
+      assert.equal(afterRotate.status, 200);
+      assert.equal(afterRotate.headers.get('ratelimit-limit'), '500', 'the new key keeps the settings');
+
+      const newKeyId = /(key_\S+) replaces it/.exec(rotated.stdout)?.[1] ?? '';
+      assert.equal((await runCli(['keys', 'revoke', newKeyId], env)).code, 0);
+      assert.equal((await get(url, newKey)).status, 401);
+      assert.equal((await runCli(['keys', 'revoke', newKeyId], env)).code, 1, 'revoking twice reports no active key');
+      assert.equal((await runCli(['keys', 'create', '--org', 'org_nothing'], env)).code, 1);
+    });
+
+    test('migrate is idempotent', async () => {
+      const result = await runCli(['migrate'], env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /migrations applied/);
+    });
+
+    test('SIGTERM stops the server cleanly', async () => {
+      const other = spawnCli(['serve'], env);
+      await other.waitFor(/API document/);
+      assert.equal(await other.stop('SIGTERM'), 0);
+    });
+  });
+}

@@ -1,0 +1,65 @@
+// The API document: served at /api/v1/openapi.json, printed identically by `npm run openapi`,
+// committed as docs/openapi.json (a drift fails here), and clean under Redocly's linter.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from './harness/app.ts';
+import { ROOT, runCli } from './harness/cli.ts';
+
+interface Doc {
+  openapi: string;
+  info: { version: string };
+  components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: Record<string, unknown> };
+  security: unknown[];
+  paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>;
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let served: Doc;
+  before(async () => {
+    t = await startApp('sqlite');
+    const res = await t.request('/api/v1/openapi.json');
+    assert.equal(res.status, 200);
+    served = (await res.json()) as Doc;
+  });
+  after(() => t.close());
+
+  test('is OpenAPI 3.1, version 1.1.0, with bearer security and the error schema', () => {
+    assert.equal(served.openapi, '3.1.0');
+    assert.equal(served.info.version, '1.1.0');
+    assert.deepEqual(served.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'An API key: sk_ followed by 43 characters.' });
+    assert.deepEqual(served.security, [{ bearerAuth: [] }]);
+    assert.ok(served.components.schemas.Error);
+  });
+
+  test('every operation has an operationId and declares 401', () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        assert.ok(op.operationId, `${method} ${path} has no operationId`);
+        assert.ok(op.responses['401'], `${method} ${path} does not declare 401`);
+      }
+    }
+  });
+
+  test('npm run openapi prints the served document, and docs/openapi.json is current', async () => {
+    const printed = await runCli(['openapi'], {});
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON.parse(printed.stdout), served);
+    const committedFile = join(ROOT, 'docs/openapi.json');
+    const committed = readFileSync(committedFile, 'utf8');
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(committedFile, printed.stdout);
+    assert.equal(committed, printed.stdout, 'docs/openapi.json is stale: run `UPDATE_OPENAPI=1 npm test -- openapi` or `npm run -s openapi > docs/openapi.json`');
+  });
+
+  test('passes the Redocly linter', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/.bin/redocly'), 'lint', '--format=stylish', join(ROOT, 'docs/openapi.json')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+  });
+});
