@@ -6,6 +6,7 @@ import { describeTarget, migrateToLatest, openStore, pingStore, StoreUnavailable
 import type { AppDeps } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
+import { messageOf } from './lib/errors.ts';
 
 export class StartupError extends Error {}
 
@@ -20,7 +21,7 @@ export async function openMigratedStore(config: Config): Promise<Store> {
   try {
     store = openStore(config.database);
   } catch (error) {
-    throw new StartupError(`cannot open the database at ${describeTarget(config.database)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StartupError(`cannot open the database at ${describeTarget(config.database)}: ${messageOf(error)}`);
   }
   try {
     await pingStore(store, config.database);
@@ -28,7 +29,7 @@ export async function openMigratedStore(config: Config): Promise<Store> {
   } catch (error) {
     await store.close().catch(() => {});
     if (error instanceof StoreUnavailableError) throw new StartupError(error.message);
-    throw new StartupError(`cannot prepare the database at ${describeTarget(config.database)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StartupError(`cannot prepare the database at ${describeTarget(config.database)}: ${messageOf(error)}`);
   }
   return store;
 }
@@ -41,7 +42,7 @@ export async function connectRedis(url: string): Promise<Redis> {
   } catch (error) {
     redis.disconnect();
     const where = new URL(url);
-    throw new StartupError(`cannot reach Redis at redis://${where.hostname}:${where.port || '6379'} (${error instanceof Error ? error.message : String(error)})`);
+    throw new StartupError(`cannot reach Redis at redis://${where.hostname}:${where.port || '6379'} (${messageOf(error)})`);
   }
   return redis;
 }
@@ -51,7 +52,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
   try {
     key = resolveEncryptionKey(config.encryptionKey, config.dataDir).key;
   } catch (error) {
-    throw new StartupError(`ENCRYPTION_KEY: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StartupError(`ENCRYPTION_KEY: ${messageOf(error)}`);
   }
   const store = await openMigratedStore(config);
   let redis: Redis | null = null;

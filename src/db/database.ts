@@ -8,6 +8,7 @@ import type { DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite-bridge.ts';
+import { messageOf } from '../lib/errors.ts';
 
 export interface StoreCapabilities {
   /** `FOR UPDATE SKIP LOCKED` exists (PostgreSQL); on SQLite writes are serialized anyway. */
@@ -72,7 +73,8 @@ export async function pingStore(store: Store, target: DatabaseTarget): Promise<v
   try {
     await sql`select 1`.execute(store.db);
   } catch (error) {
-    const reason = error instanceof Error ? (('code' in error && typeof error.code === 'string' ? `${error.code}: ` : '') + error.message) : String(error);
+    const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? `${error.code}: ` : '';
+    const reason = code + messageOf(error);
     throw new StoreUnavailableError(`cannot reach the database at ${describeTarget(target)} (${reason.split('\n')[0]})`);
   }
 }
@@ -86,7 +88,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`migration ${failed} failed: ${messageOf(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

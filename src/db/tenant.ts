@@ -19,15 +19,15 @@ export function tenantScope(db: Kysely<Database>, organizationId: string) {
     organizationId,
     db,
     selectFrom<T extends TenantTable>(table: T): SelectQueryBuilder<Database, T, object> {
-      const qb = db.selectFrom(table as TenantTable) as unknown as SelectQueryBuilder<Database, T, object>;
+      const qb = db.selectFrom(table) as unknown as SelectQueryBuilder<Database, T, object>;
       return qb.where(orgColumn(table), '=', organizationId);
     },
     updateTable<T extends TenantTable>(table: T): UpdateQueryBuilder<Database, T, T, UpdateResult> {
-      const qb = db.updateTable(table as TenantTable) as unknown as UpdateQueryBuilder<Database, T, T, UpdateResult>;
+      const qb = db.updateTable(table) as unknown as UpdateQueryBuilder<Database, T, T, UpdateResult>;
       return qb.where(orgColumn(table), '=', organizationId);
     },
     deleteFrom<T extends TenantTable>(table: T): DeleteQueryBuilder<Database, T, DeleteResult> {
-      const qb = db.deleteFrom(table as TenantTable) as unknown as DeleteQueryBuilder<Database, T, DeleteResult>;
+      const qb = db.deleteFrom(table) as unknown as DeleteQueryBuilder<Database, T, DeleteResult>;
       return qb.where(orgColumn(table), '=', organizationId);
     },
     /** The same scope on a transaction. */

@@ -85,7 +85,7 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return send(reply, 400, validationMessage(fastifyError.validationContext, fastifyError.validation as AjvIssue[]));
+    return send(reply, 400, validationMessage(fastifyError.validationContext, fastifyError.validation));
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
