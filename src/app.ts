@@ -8,6 +8,9 @@ import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
+import { SANDBOX_PREFIX } from './platforms/base-url.ts';
+import { sandboxPlugin } from './sandbox/index.ts';
+import { registerMediaFiles } from './modules/media/files-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { routes, sharedSchemas } from './http/routes.ts';
 import type { Api, AppDeps } from './http/types.ts';
@@ -41,6 +44,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler([ErrorBody, ...sharedSchemas]));
   registerProbes(app);
+  if (deps.sandbox) await app.register(sandboxPlugin, { prefix: SANDBOX_PREFIX, state: deps.sandbox });
+  registerMediaFiles(app);
 
   await app.register(
     async (api) => {

@@ -39,6 +39,8 @@ export interface Config {
   port: number;
   host: string;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was given (not the http://HOST:PORT default): media files are public there. */
+  publicBaseUrlExplicit: boolean;
   dataDir: string;
   database: DatabaseTarget;
   redisUrl: string | null;
@@ -52,6 +54,8 @@ export interface Config {
   allowPrivateUrls: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
+  /** How long a webhook receiver has to answer; the contract says 10 seconds. */
+  webhookTimeoutMs: number;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -178,6 +182,7 @@ export function parseConfig(env: Env): Config {
     port,
     host,
     publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL') ?? `http://${urlHost}:${port}`,
+    publicBaseUrlExplicit: httpUrl(env, 'PUBLIC_BASE_URL') !== null,
     dataDir,
     database: databaseTarget(env, dataDir),
     redisUrl: text(env, 'REDIS_URL'),
@@ -190,6 +195,7 @@ export function parseConfig(env: Env): Config {
     allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_URLS', sandbox),
     logLevel: logLevel as Config['logLevel'],
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

@@ -7,6 +7,8 @@ import type { AppDeps } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';
+import { servesSandbox } from './platforms/base-url.ts';
+import { SandboxState } from './sandbox/index.ts';
 
 export class StartupError extends Error {}
 
@@ -65,7 +67,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
     }
   }
   return {
-    deps: { config, store, clock, sealer: createSealer(key) },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox: servesSandbox(config) ? new SandboxState() : null },
     redis,
     async close() {
       redis?.disconnect();

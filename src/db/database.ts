@@ -81,9 +81,14 @@ export async function pingStore(store: Store, target: DatabaseTarget): Promise<v
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrateToLatest(store: Store): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema it can see; on PostgreSQL, pin them
+  // to the schema this connection works in, or another schema's tables would be taken for ours.
+  const schema =
+    store.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
     db: store.db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -71,11 +71,204 @@ export interface JobsTable {
   updated_at: number;
 }
 
+export type MediaStorage = 'local' | 's3';
+
+export interface MediaTable {
+  id: string;
+  organization_id: string;
+  /** The post that last used this media's publicUrl. */
+  post_id: string | null;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  /** Which store holds the bytes. */
+  storage: MediaStorage;
+  /** The object's name in its store: unguessable, the last segment of its public URL. */
+  storage_key: string;
+  created_at: number;
+  /** Since when no post references it; null while one does. Read by media.cleanup. */
+  unreferenced_since: number | null;
+}
+
+export interface EventsTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  /** JSON of the event's data, as delivered. */
+  data: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  /** JSON array of subscribed event names. */
+  events: string;
+  /** The signing secret, sealed like platform tokens (it must be read back to sign). */
+  secret_enc: string;
+  created_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  /** Also the X-Idempotency-Key: the same on every retry and redelivery. */
+  id: string;
+  organization_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: DeliveryStatus;
+  /** Attempts in the current cycle (a redelivery starts a new cycle). */
+  attempts: number;
+  next_attempt_at: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  /** 1, 2, 3 … over the delivery's whole life, across redeliveries. */
+  seq: number;
+  started_at: number;
+  duration_ms: number;
+  response_status: number | null;
+  error: string | null;
+}
+
+export type PostStatus = 'draft' | 'scheduled' | 'pending_approval' | 'queued' | 'publishing' | 'published' | 'partial' | 'failed' | 'rejected';
+export type TargetStatus = 'pending' | 'publishing' | 'published' | 'failed';
+
+export interface PostsTable {
+  id: string;
+  organization_id: string;
+  content: string;
+  status: PostStatus;
+  scheduled_for: number | null;
+  /** Set when an approver accepted the post; cleared when its content changes. */
+  approved_at: number | null;
+  rejected_reason: string | null;
+  /** The key that created the post (for the record; approval is decided per request). */
+  api_key_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostTargetsTable {
+  id: string;
+  post_id: string;
+  organization_id: string;
+  /** Index in the request's `platforms`: the delivery order. */
+  position: number;
+  account_id: string;
+  platform: string;
+  /** JSON: platformSpecificData as the client sent it (validated again when content changes). */
+  input: string;
+  /** JSON: the validated platformSpecificData keys that apply (skipped keys are in warnings). */
+  options: string;
+  /** JSON array of {key, message}. */
+  warnings: string;
+  status: TargetStatus;
+  attempts: number;
+  /** When its next delivery step is due (first attempt, retry or processing check); null before release. */
+  next_attempt_at: number | null;
+  /** 1 once the next target was released after this one's first attempt. */
+  released_next: Flag;
+  /** JSON: platform ids of the steps done so far (containers, publish ids), so a retry resumes. */
+  progress: string;
+  platform_post_id: string | null;
+  url: string | null;
+  error: string | null;
+  published_at: number | null;
+  updated_at: number;
+}
+
+export interface PostRequestsTable {
+  organization_id: string;
+  /** The x-request-id header. */
+  key: string;
+  /** SHA-256 of the canonical request body. */
+  body_hash: string;
+  status: 'running' | 'done';
+  post_id: string | null;
+  created_at: number;
+}
+
+export interface ConnectStatesTable {
+  /** SHA-256 (hex) of the OAuth state; the state itself is never stored. */
+  state_hash: string;
+  organization_id: string;
+  platform: string;
+  /** The login flavour (instagram: `instagram` or `facebook`). */
+  flavour: string;
+  external_id: string | null;
+  redirect_url: string | null;
+  created_at: number;
+  expires_at: number;
+  /** Set by the one callback that may use the state. */
+  used_at: number | null;
+}
+
+export interface PendingConnectionsTable {
+  id: string;
+  organization_id: string;
+  platform: string;
+  flavour: string;
+  external_id: string | null;
+  redirect_url: string | null;
+  /** The user token the options are resolved with, sealed; never shown. */
+  user_token_enc: string;
+  /** JSON array of the options ({id, name, kind, …}). */
+  options: string;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+}
+
+export interface AccountHealthTable {
+  account_id: string;
+  organization_id: string;
+  /** JSON of the health report as last computed. */
+  report: string;
+  checked_at: number;
+}
+
+export type PlatformWebhookStatus = 'pending' | 'unhandled' | 'processed';
+
+export interface PlatformWebhookEventsTable {
+  /** SHA-256 (hex) of the raw body. */
+  id: string;
+  /** `meta` (Pages, Instagram, WhatsApp share one callback). */
+  family: string;
+  object: string | null;
+  /** The raw body, exactly as received and signed. */
+  body: string;
+  status: PlatformWebhookStatus;
+  note: string | null;
+  received_at: number;
+  processed_at: number | null;
+}
+
 export interface Database {
+  connect_states: ConnectStatesTable;
+  pending_connections: PendingConnectionsTable;
+  account_health: AccountHealthTable;
+  platform_webhook_events: PlatformWebhookEventsTable;
+  posts: PostsTable;
+  post_targets: PostTargetsTable;
+  post_requests: PostRequestsTable;
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
   jobs: JobsTable;
+  media: MediaTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -83,3 +276,11 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccountRow = Insertable<AccountsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type EventRow = Selectable<EventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type PostRow = Selectable<PostsTable>;
+export type PostTargetRow = Selectable<PostTargetsTable>;
+export type PendingConnectionRow = Selectable<PendingConnectionsTable>;

@@ -29,6 +29,10 @@ export async function registerOpenApi(app: Api): Promise<void> {
       security: [{ bearerAuth: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
+    // Only the API is documented: the sandbox and file routes outside /api/v1 are hidden.
+    transform: ({ schema, url }) =>
+      url.startsWith(API_PREFIX)
+        ? { schema, url: url.slice(API_PREFIX.length) || '/' }
+        : { schema: { ...schema, hide: true }, url },
   });
 }

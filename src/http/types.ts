@@ -6,6 +6,7 @@ import type { Store } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Sealer } from '../lib/crypto.ts';
 import type { Caller } from '../modules/keys/service.ts';
+import type { SandboxState } from '../sandbox/index.ts';
 
 export type Api = FastifyInstance<
   RawServerDefault,
@@ -21,6 +22,8 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   sealer: Sealer;
+  /** The in-process platform sandbox, served at /sandbox, in sandbox mode without PLATFORM_API_BASE. */
+  sandbox: SandboxState | null;
 }
 
 declare module 'fastify' {

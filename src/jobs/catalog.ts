@@ -44,6 +44,8 @@ export class RetryJobError extends Error {
 export interface RegisteredJob {
   definition: JobDefinition;
   check(payload: unknown): boolean;
+  /** Why `payload` does not match the schema, e.g. "/accountId must be string" (for last_error). */
+  explain(payload: unknown): string;
 }
 
 export type JobRegistry = Map<string, RegisteredJob>;
@@ -57,7 +59,14 @@ export function createRegistry(definitions: Array<JobDefinition<TSchema>>): JobR
   for (const definition of definitions) {
     if (registry.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice`);
     const validator = Compile(definition.payload);
-    registry.set(definition.kind, { definition, check: (payload) => validator.Check(payload) });
+    registry.set(definition.kind, {
+      definition,
+      check: (payload) => validator.Check(payload),
+      explain: (payload) => {
+        const [first] = validator.Errors(payload);
+        return first ? `${first.instancePath || '/'} ${first.message}` : 'invalid';
+      },
+    });
   }
   return registry;
 }

@@ -1,7 +1,7 @@
 // The jobs table's statements. A job row is pending (due at run_at), running (leased to
 // locked_by until locked_until) or failed (attempts exhausted, last_error kept). A job that
 // succeeds is deleted: the truth lives in the domain rows it worked on.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from '../db/database.ts';
 import type { Database, JobRow } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
@@ -44,8 +44,11 @@ export async function enqueue<P>(
       created_at: now,
       updated_at: now,
     })
+    // The conflict target names the partial unique index jobs_dedupe by its predicate, which
+    // must be the literal of the index's own `status <> 'failed'`: SQLite finds no index for a
+    // bound parameter there ("ON CONFLICT clause does not match any … UNIQUE constraint").
     .$if(options.dedupeKey !== undefined, (qb) =>
-      qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', 'failed').doNothing()),
+      qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing()),
     )
     .executeTakeFirst();
   if (result.numInsertedOrUpdatedRows === 0n) return null;
@@ -84,16 +87,25 @@ export function claimDue(store: Store, workerId: string, now: number, leaseMs: n
 
 /**
  * Returns jobs whose lease has passed (their worker died or hung) to pending. The attempt they
- * were on stays counted, so a job that kills every worker that runs it ends up failed.
+ * were on stays counted, so a job that kills every worker that runs it ends up failed: one whose
+ * lease expired on its last attempt is failed here, with attempts == max_attempts, rather than
+ * claimed once more past its limit.
  */
 export async function reapExpiredLeases(db: Kysely<Database>, now: number): Promise<number> {
-  const result = await db
+  const exhausted = await db
+    .updateTable('jobs')
+    .set({ status: 'failed', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired on the last attempt (the worker running it died or hung)' })
+    .where('status', '=', 'running')
+    .where('locked_until', '<=', now)
+    .whereRef('attempts', '>=', 'max_attempts')
+    .executeTakeFirst();
+  const retried = await db
     .updateTable('jobs')
     .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now, last_error: 'lease expired' })
     .where('status', '=', 'running')
     .where('locked_until', '<=', now)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return Number(exhausted.numUpdatedRows + retried.numUpdatedRows);
 }
 
 const owned = (db: Kysely<Database>, jobId: string, workerId: string) =>
@@ -124,13 +136,18 @@ export async function failJob(db: Kysely<Database>, jobId: string, workerId: str
     .execute();
 }
 
-/** Gives a worker's unfinished jobs back at shutdown, without counting the interrupted attempt. */
-export async function releaseJobs(db: Kysely<Database>, workerId: string, now: number): Promise<number> {
+/**
+ * Gives a worker's unfinished jobs back at shutdown (all of them, or only `jobIds`), without
+ * counting the interrupted attempt.
+ */
+export async function releaseJobs(db: Kysely<Database>, workerId: string, now: number, jobIds?: readonly string[]): Promise<number> {
+  if (jobIds?.length === 0) return 0;
   const result = await db
     .updateTable('jobs')
     .set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null, run_at: now, updated_at: now }))
     .where('locked_by', '=', workerId)
     .where('status', '=', 'running')
+    .$if(jobIds !== undefined, (qb) => qb.where('id', 'in', jobIds ?? []))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -30,28 +30,44 @@ export function subscribeWakeups(store: Store, onWake: () => void, onError: (err
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
 
+  const reconnectLater = (error: unknown): void => {
+    onError(error);
+    retry = setTimeout(() => void connect(), 1000);
+  };
+  // A connection that failed after it was kept: dropped once (its 'error' event and a failed
+  // LISTEN may both report it), and replaced.
+  const lost = (failed: pg.Client, error: unknown): void => {
+    if (closed || client !== failed) return;
+    client = null;
+    failed.end().catch(() => {});
+    reconnectLater(error);
+  };
+
   const connect = async (): Promise<void> => {
     if (!store.listenClient || closed) return;
+    let next: pg.Client;
     try {
-      const next = await store.listenClient();
-      if (closed) {
-        await next.end();
-        return;
-      }
-      next.on('notification', onWake);
-      next.on('error', (error) => {
-        onError(error);
-        client = null;
-        next.end().catch(() => {});
-        retry = setTimeout(() => void connect(), 1000);
-      });
-      await next.query(`LISTEN ${JOBS_CHANNEL}`);
-      client = next;
-      onWake(); // anything committed while we were not listening
+      next = await store.listenClient();
     } catch (error) {
-      onError(error);
-      retry = setTimeout(() => void connect(), 1000);
+      if (!closed) reconnectLater(error);
+      return;
     }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    // Kept from here on, so that a close() while LISTEN is on its way still ends the
+    // connection: a client left open would keep the process alive for ever.
+    client = next;
+    next.on('notification', onWake);
+    next.on('error', (error) => lost(next, error));
+    try {
+      await next.query(`LISTEN ${JOBS_CHANNEL}`);
+    } catch (error) {
+      lost(next, error);
+      return;
+    }
+    if (!closed) onWake(); // anything committed while we were not listening
   };
   void connect();
 
@@ -60,7 +76,9 @@ export function subscribeWakeups(store: Store, onWake: () => void, onError: (err
       closed = true;
       clearTimeout(retry);
       local.off('wake', onWake);
-      if (client) await client.end().catch(() => {});
+      const open = client;
+      client = null;
+      if (open) await open.end().catch(() => {});
     },
   };
 }

@@ -34,8 +34,11 @@ export class Worker {
   #subscription: Subscription | null = null;
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
+  /** The look for work under way (resolved when none is); stop() waits for it. */
+  #tickDone: Promise<void> = Promise.resolve();
   #again = false;
   #stopping = false;
+  #stopped: Promise<void> | null = null;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
@@ -58,7 +61,7 @@ export class Worker {
       return;
     }
     this.#ticking = true;
-    void this.#tick().finally(() => {
+    this.#tickDone = this.#tick().finally(() => {
       this.#ticking = false;
       if (this.#again) {
         this.#again = false;
@@ -73,12 +76,20 @@ export class Worker {
       const now = clock.now();
       await reapExpiredLeases(store.db, now);
       const free = concurrency - this.#running.size;
-      if (free > 0) {
+      if (free > 0 && !this.#stopping) {
         const jobs = await claimDue(store, this.id, now, leaseMs, free);
+        if (this.#stopping) {
+          // stop() began while this claim was on its way: hand the jobs back unstarted.
+          await releaseJobs(store.db, this.id, clock.now(), jobs.map((job) => job.id));
+          return;
+        }
         for (const job of jobs) this.#launch(job);
         if (jobs.length === free) this.#again = true; // there may be more due right now
       }
-      const next = await nextWakeAt(store.db);
+      if (this.#stopping) return;
+      // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
+      // the worker: sleeping until the (already passed) due time would spin on the database.
+      const next = this.#running.size >= concurrency ? null : await nextWakeAt(store.db);
       const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
       this.#schedule(delay);
     } catch (error) {
@@ -90,16 +101,21 @@ export class Worker {
   #schedule(delayMs: number): void {
     if (this.#stopping) return;
     clearTimeout(this.#timer);
+    // Not unref'd: a started worker keeps its process alive until stop(). On SQLite nothing
+    // else does (no server, no LISTEN connection), and `socialapi worker` would exit at once.
     this.#timer = setTimeout(() => this.wake(), delayMs);
-    this.#timer.unref();
   }
 
   #launch(job: JobRow): void {
     const abort = new AbortController();
-    const promise = this.#run(job, abort).finally(() => {
-      this.#running.delete(job.id);
-      this.wake(); // a slot is free
-    });
+    const promise = this.#run(job, abort)
+      // Storing the outcome failed (the database went away): the job keeps its lease, which
+      // expires, and the job is reaped and run again. Never an unhandled rejection.
+      .catch((error: unknown) => this.#o.log.error({ err: error, jobId: job.id }, 'could not record the job outcome'))
+      .finally(() => {
+        this.#running.delete(job.id);
+        this.wake(); // a slot is free
+      });
     this.#running.set(job.id, { promise, abort });
   }
 
@@ -114,7 +130,8 @@ export class Worker {
     }
     const { definition } = registered;
     if (job.attempts > job.max_attempts) {
-      // Reaped after its last attempt: the worker running it died or hung every time.
+      // A guard: the reaper fails a job whose lease expired on its last attempt, so a job
+      // should never be claimed past its limit.
       await failJob(db, job.id, this.id, clock.now(), `gave up after ${job.max_attempts} attempts (${job.last_error ?? 'lease expired'})`);
       return settle('failed');
     }
@@ -125,16 +142,18 @@ export class Worker {
       payload = undefined;
     }
     if (!registered.check(payload)) {
-      await failJob(db, job.id, this.id, clock.now(), 'payload does not match the job kind');
+      const problem = payload === undefined ? 'not valid JSON' : registered.explain(payload);
+      await failJob(db, job.id, this.id, clock.now(), `payload does not match job kind ${job.kind}: ${problem}`);
       return settle('failed');
     }
 
     const jobLog = log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+    let finished = false;
     // Renew the lease while the handler runs; losing it means another worker may take the job.
     const heartbeat = setInterval(() => {
       extendLease(db, job.id, this.id, clock.now() + leaseMs)
         .then((kept) => {
-          if (!kept) {
+          if (!kept && !finished) {
             jobLog.warn('lease lost; abandoning the job');
             abort.abort(new Error('lease lost'));
           }
@@ -150,10 +169,14 @@ export class Worker {
         signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
         definition.run(payload, { jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, signal, db, log: jobLog }).then(resolve, reject);
       });
+      finished = true;
       await completeJob(db, job.id, this.id);
       settle('completed');
     } catch (error) {
-      if (this.#stopping && abort.signal.aborted) return; // released at shutdown, not a failure
+      finished = true;
+      // Released at shutdown, or the lease was lost (the job was reaped; another worker may be
+      // running it): either way the row is no longer this worker's to record an outcome on.
+      if (abort.signal.aborted) return;
       const now = clock.now();
       const message = timeout.aborted ? `timed out after ${definition.timeoutMs} ms` : describe(error);
       if (error instanceof PermanentJobError || job.attempts >= job.max_attempts) {
@@ -171,12 +194,22 @@ export class Worker {
     }
   }
 
-  /** Stops claiming, lets running jobs finish within the shutdown timeout, releases the rest. */
-  async stop(): Promise<void> {
-    if (this.#stopping) return;
+  /**
+   * Stops claiming, lets running jobs finish within the shutdown timeout, releases the rest.
+   * Calling it again returns the same promise.
+   */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#timer);
     await this.#subscription?.close();
+    // A look for work under way finishes first (it claims nothing more), so every job this
+    // worker will ever run is in #running below.
+    await this.#tickDone;
     const running = [...this.#running.values()];
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys/service.ts';
 import { createOrganization, findOrganization, listOrganizations } from '../modules/orgs/service.ts';
+import { approvePost, rejectPost } from '../modules/posts/approval.ts';
 import { openMigratedStore, StartupError } from '../runtime.ts';
 import { printOpenApi } from './openapi.ts';
 import { serve } from './serve.ts';
@@ -16,12 +17,15 @@ export const USAGE = `usage: socialapi <command> [options]
   worker                       run a worker only
   migrate                      apply database migrations
   openapi                      print the OpenAPI document
+  sandbox [--port N] [--host H]  run the platform sandbox alone (default 127.0.0.1:4010)
   orgs create --name N [--approval]
   orgs list
   keys create --org ORG [--name N] [--rate-limit N] [--approval]
   keys list --org ORG
   keys revoke KEY_ID
   keys rotate KEY_ID           print a new key and revoke the old one
+  posts approve POST_ID        approve a post held for approval
+  posts reject POST_ID [--reason TEXT]
 
 Settings come from environment variables (and .env); see README.md.`;
 
@@ -75,6 +79,16 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
       out('migrations applied');
       return 0;
     }
+    case 'sandbox': {
+      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { port: { type: 'string' }, host: { type: 'string' } }, 0);
+      const port = values.port === undefined ? 4010 : positiveInteger(values.port, '--port');
+      const { runSandbox } = await import('../sandbox/main.ts');
+      const close = await runSandbox(port ?? 4010, values.host ?? '127.0.0.1');
+      const stop = () => void close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return -1;
+    }
     case 'openapi':
       parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
       out(await printOpenApi());
@@ -95,6 +109,16 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
         return 0;
       }
       throw new UsageError(`unknown orgs command ${sub ?? ''}`);
+    case 'posts': {
+      if (sub !== 'approve' && sub !== 'reject') throw new UsageError(`unknown posts command ${sub ?? ''}`);
+      const { positionals, values } = parse(rest, sub === 'reject' ? { reason: { type: 'string' } } : {}, 1);
+      const postId = positionals[0] ?? '';
+      const reason = typeof values.reason === 'string' ? values.reason : null;
+      const result = await withStore(config(), (store) => (sub === 'approve' ? approvePost({ store, clock: systemClock }, postId) : rejectPost({ store, clock: systemClock }, postId, reason)));
+      if (result.ok) out(`${postId}\t${result.status}`);
+      else out(result.reason === 'not_found' ? `no post ${postId}` : `${postId} is ${result.status}, not pending_approval`);
+      return result.ok ? 0 : 1;
+    }
     case 'keys':
       return keysCommand(sub, rest, out, config);
     default:

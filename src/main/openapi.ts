@@ -11,7 +11,7 @@ import { createSealer } from '../lib/crypto.ts';
 export async function openApiDocument(): Promise<unknown> {
   const config = parseConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const store = openStore(config.database);
-  const app = await buildApp({ config, store, clock: systemClock, sealer: createSealer(randomBytes(32)) }, { logger: createLogger('silent') });
+  const app = await buildApp({ config, store, clock: systemClock, sealer: createSealer(randomBytes(32)), sandbox: null }, { logger: createLogger('silent') });
   try {
     return app.swagger();
   } finally {

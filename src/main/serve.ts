@@ -22,7 +22,7 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
   const baseUrl = config.port === 0 ? `http://${config.host}:${port}` : config.publicBaseUrl;
 
   const worker = options.worker
-    ? new Worker({ store: deps.store, registry: buildJobRegistry(), clock: deps.clock, log, ...config.jobs })
+    ? new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock: deps.clock, log, ...config.jobs })
     : null;
   worker?.start();
 

@@ -9,7 +9,7 @@ import { onShutdownSignal } from './shutdown.ts';
 export async function runWorker(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
-  const worker = new Worker({ store: runtime.deps.store, registry: buildJobRegistry(), clock: runtime.deps.clock, log, ...config.jobs });
+  const worker = new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock: runtime.deps.clock, log, ...config.jobs });
   worker.start();
   log.info({ workerId: worker.id }, 'worker started');
   onShutdownSignal(log, async () => {

@@ -9,6 +9,8 @@ import { createKey, type KeyOptions } from '../../src/modules/keys/service.ts';
 import { createOrganization } from '../../src/modules/orgs/service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.ts';
+import { buildJobRegistry } from '../../src/jobs/registry.ts';
+import { Worker } from '../../src/jobs/worker.ts';
 
 export interface TestApp {
   url: string;
@@ -18,6 +20,8 @@ export interface TestApp {
   database: TestDatabase;
   /** A new organization with one key. */
   tenant(options?: KeyOptions & { approval?: boolean }): Promise<{ organizationId: string; key: string; keyId: string }>;
+  /** The in-process worker, when started with `worker: true`. */
+  worker: Worker | null;
   /** fetch against the service with a key. */
   request(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -27,6 +31,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   clock?: Clock;
   redis?: boolean;
+  /** Run a worker in this process, as `serve` does. */
+  worker?: boolean;
 }
 
 export async function startApp(dialect: Dialect, options: StartOptions = {}): Promise<TestApp> {
@@ -35,14 +41,21 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const runtime = await openRuntime(config, options.clock);
   const redis = options.redis && config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const app = await buildApp(runtime.deps, { redis, logger: createLogger(config.logLevel) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // A suite that needs the service's own address in its config (OAuth callbacks, the in-process
+  // sandbox) passes a free PORT; the others listen on any port.
+  await app.listen({ port: config.port, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const url = `http://127.0.0.1:${address.port}`;
   const { db } = runtime.deps.store;
   const clock = runtime.deps.clock;
+  const worker = options.worker
+    ? new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock, log: createLogger('silent'), ...config.jobs })
+    : null;
+  worker?.start();
   return {
     url,
+    worker,
     app,
     runtime,
     config,
@@ -57,6 +70,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
       return fetch(`${url}${path}`, { ...rest, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(headers as Record<string, string> | undefined) } });
     },
     async close() {
+      await worker?.stop();
       await app.close();
       redis?.disconnect();
       await runtime.close();

@@ -1,7 +1,15 @@
 // Migrations in code, in order. Add a file and a line here; never edit one that has shipped.
 import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.ts';
+import * as media from './0002-media.ts';
+import * as webhooks from './0003-webhooks.ts';
+import * as connect from './0004-connect.ts';
+import * as posts from './0005-posts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-media': media,
+  '0003-webhooks': webhooks,
+  '0004-connect': connect,
+  '0005-posts': posts,
 };

@@ -1,0 +1,239 @@
+// `npm run bench`: throughput and latency of the liveness probe and of the cheapest authenticated
+// route, on the real server in a process of its own. The probe is the ceiling (HTTP, routing and
+// JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
+// query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
+//
+//   npm run bench [-- --duration S] [--warmup S] [--connections N] [--postgres URL]
+//
+// Benchmarks print, they don't assert: the exit code is 0 whatever the figures, and non-zero only
+// when the bench itself failed (the server did not start, a route did not answer 200 before the load).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { measure, type LoadOptions, type LoadResult } from './load.ts';
+import { createBenchSchema } from './postgres.ts';
+import { createKey, freePort, startServer, type RunningServer } from './server.ts';
+
+const TARGET = 0.6;
+/** High enough that the per-key limit never answers 429 during a run; it is still counted. */
+const BENCH_RATE_LIMIT = 1_000_000_000;
+/** Below this share of one core, the server was waiting for the load generator (or the machine). */
+const SATURATED = 0.9;
+
+interface Route {
+  name: string;
+  path: string;
+  authenticated: boolean;
+}
+
+const PROBE: Route = { name: 'GET /healthz', path: '/healthz', authenticated: false };
+const ACCOUNTS: Route = { name: 'GET /api/v1/accounts', path: '/api/v1/accounts', authenticated: true };
+const ROUTES = [PROBE, ACCOUNTS];
+
+interface Settings extends LoadOptions {
+  warmup: number;
+  postgresUrl: string | null;
+}
+
+interface Row {
+  route: Route;
+  result: LoadResult;
+  /** The server's CPU use while it was measured; null where it cannot be read. */
+  cpu: { share: number; microsPerRequest: number } | null;
+}
+
+interface StoreResult {
+  store: string;
+  rows: Row[];
+}
+
+function positive(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number (got "${value}")`);
+  return n;
+}
+
+function settings(): Settings {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      postgres: { type: 'string' },
+    },
+    strict: true,
+  });
+  return {
+    // 10 s per route: long enough that one slow second (a GC, another process) moves the mean by
+    // a few percent only, short enough for a whole run to stay well under a minute.
+    duration: positive(values.duration, '--duration', 10),
+    // The first seconds of a fresh process run unoptimized code (V8 tiers up, statement caches
+    // fill); each route gets a warm-up whose figures are thrown away.
+    warmup: positive(values.warmup, '--warmup', 3),
+    // On 2 cores the server (one thread) and autocannon (one thread) each get one. 32 connections
+    // keep the server's event loop busy at all times without the deep queues that only inflate
+    // p99: with 8 the server idles between answers, with 100 the req/s are the same.
+    connections: Math.round(positive(values.connections, '--connections', 32)),
+    postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
+  };
+}
+
+/** Undo steps, run in reverse on success, failure and Ctrl-C alike. */
+const cleanups: (() => Promise<void> | void)[] = [];
+
+async function runCleanups(from = 0): Promise<void> {
+  for (const step of cleanups.splice(from).reverse()) {
+    try {
+      await step();
+    } catch (error) {
+      process.stderr.write(`bench: a clean-up step failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+}
+
+async function expect200(url: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status} before the load: ${body.slice(0, 300)}`);
+}
+
+async function measureRoute(server: RunningServer, route: Route, headers: Record<string, string>, options: LoadOptions): Promise<Row> {
+  const cpuBefore = server.cpuSeconds();
+  const started = performance.now();
+  const result = await measure(server.baseUrl + route.path, headers, options);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = server.cpuSeconds();
+  const cpu =
+    cpuBefore === null || cpuAfter === null || result.requests === 0
+      ? null
+      : { share: (cpuAfter - cpuBefore) / elapsed, microsPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
+  return { route, result, cpu };
+}
+
+async function benchStore(store: string, databaseUrl: (dataDir: string) => string, options: Settings): Promise<StoreResult> {
+  const mark = cleanups.length;
+  const dataDir = mkdtempSync(join(tmpdir(), 'socialapi-bench-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl(dataDir),
+    // The in-memory rate limit whatever a .env in the tree says: the figures are one node's own.
+    REDIS_URL: '',
+  };
+  process.stdout.write(`\n[${store}] starting the server (DATA_DIR=${dataDir}, port ${env.PORT})\n`);
+  const server = await startServer(env);
+  cleanups.push(() => server.stop());
+  const key = await createKey(env, server.organizationId, BENCH_RATE_LIMIT);
+  const headersFor = (route: Route): Record<string, string> => (route.authenticated ? { authorization: `Bearer ${key}` } : {});
+
+  for (const route of ROUTES) await expect200(server.baseUrl + route.path, headersFor(route));
+  for (const route of ROUTES) {
+    process.stdout.write(`[${store}] warm-up ${route.name}: ${options.warmup} s\n`);
+    await measure(server.baseUrl + route.path, headersFor(route), { ...options, duration: options.warmup });
+  }
+  const rows: Row[] = [];
+  for (const route of ROUTES) {
+    process.stdout.write(`[${store}] ${route.name}: ${options.connections} connections, ${options.duration} s\n`);
+    rows.push(await measureRoute(server, route, headersFor(route), options));
+  }
+  // Stop this server and remove its data now, so the next store's server has the machine alone.
+  await runCleanups(mark);
+  return { store, rows };
+}
+
+function table(header: string[], lines: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  // Text columns (the first two and the last) to the left, figures to the right.
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)];
+}
+
+function nonSuccess(result: LoadResult): string {
+  if (result.non2xx === 0) return '0';
+  const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'));
+  return `${result.non2xx} (${codes.map(([code, n]) => `${code}: ${n}`).join(', ')})`;
+}
+
+function report(results: StoreResult[], options: Settings): string[] {
+  const lines = results.flatMap(({ store, rows }) =>
+    rows.map(({ route, result, cpu }) => [
+      store,
+      route.name,
+      Math.round(result.rps).toLocaleString('en-US'),
+      String(result.p50),
+      String(result.p99),
+      cpu ? `${Math.round(cpu.share * 100)}%` : '-',
+      cpu ? cpu.microsPerRequest.toFixed(0) : '-',
+      nonSuccess(result),
+    ]),
+  );
+  const out = [
+    '',
+    `autocannon: ${options.connections} connections, no pipelining, ${options.warmup} s warm-up then ${options.duration} s per route.`,
+    'server: `socialapi serve --no-worker` with LOG_LEVEL=warn (at info, writing one log line per request would',
+    'dominate the figures) and the in-memory rate limit; load generator and server share this machine.',
+    '',
+    ...table(['store', 'route', 'req/s', 'p50 ms', 'p99 ms', 'server CPU', 'CPU µs/req', 'non-2xx'], lines),
+    '',
+  ];
+  for (const { store, rows } of results) {
+    const probe = rows.find((r) => r.route === PROBE);
+    const accounts = rows.find((r) => r.route === ACCOUNTS);
+    if (!probe || !accounts || probe.result.rps === 0) continue;
+    const ratio = accounts.result.rps / probe.result.rps;
+    const verdict = store === 'SQLite' ? `  (target ≥ ${TARGET * 100}% on SQLite: ${ratio >= TARGET ? 'met' : 'NOT met'})` : '';
+    out.push(`authenticated / probe throughput on ${store}: ${(ratio * 100).toFixed(1)}%${verdict}`);
+    if (probe.cpu && accounts.cpu) {
+      const cpuRatio = probe.cpu.microsPerRequest / accounts.cpu.microsPerRequest;
+      out.push(`  the same in server CPU per request (${probe.cpu.microsPerRequest.toFixed(0)} / ${accounts.cpu.microsPerRequest.toFixed(0)} µs): ${(cpuRatio * 100).toFixed(1)}%`);
+      const starved = [probe, accounts].filter((r) => r.cpu && r.cpu.share < SATURATED).map((r) => r.route.name);
+      if (starved.length) {
+        out.push(`  note: the server was below ${SATURATED * 100}% of a core during ${starved.join(' and ')}: other load on the machine or the`);
+        out.push('  load generator limited it, so trust the CPU-per-request ratio more than the req/s one.');
+      }
+    }
+  }
+  const failed = results.flatMap(({ store, rows }) => rows.filter(({ result }) => result.non2xx > 0 || result.errors > 0).map(({ route }) => `${store} ${route.name}`));
+  for (const { store, rows } of results) {
+    for (const { route, result } of rows) {
+      if (result.errors > 0) out.push(`${store} ${route.name}: ${result.errors} connection errors, ${result.timeouts} of them timeouts`);
+    }
+  }
+  out.push(failed.length ? `not every answer was 200: ${failed.join(', ')}` : 'every answer was 200.');
+  return out;
+}
+
+async function main(): Promise<void> {
+  const options = settings();
+  const results: StoreResult[] = [];
+  results.push(await benchStore('SQLite', (dataDir) => `sqlite:${join(dataDir, 'socialapi.db')}`, options));
+  if (options.postgresUrl) {
+    const schema = await createBenchSchema(options.postgresUrl);
+    cleanups.push(() => schema.drop());
+    process.stdout.write(`\n[PostgreSQL] schema ${schema.name}, dropped at the end\n`);
+    results.push(await benchStore('PostgreSQL', () => schema.url, options));
+  }
+  process.stdout.write(`${report(results, options).join('\n')}\n`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\nbench: ${signal}; stopping the server and removing its data\n`);
+    void runCleanups().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await runCleanups();
+}

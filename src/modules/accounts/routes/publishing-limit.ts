@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { tenantOf } from '../../../http/auth.ts';
+import { errors } from '../../../http/errors.ts';
+import { errorResponses, IdParams } from '../../../http/schemas.ts';
+import type { Api } from '../../../http/types.ts';
+import { adapterOf } from '../../../platforms/registry.ts';
+import { callPlatform } from '../platform-call.ts';
+
+export function getPublishingLimit(api: Api): void {
+  api.get(
+    '/accounts/:id/publishing-limit',
+    {
+      schema: {
+        operationId: 'getPublishingLimit',
+        tags: ['Accounts'],
+        summary: 'Posts used and allowed in the rolling 24-hour window (instagram, threads)',
+        params: IdParams,
+        response: {
+          200: Type.Object({ used: Type.Integer(), allowed: Type.Integer(), windowHours: Type.Integer() }),
+          ...errorResponses(400, 403, 404, 409, 502),
+        },
+      },
+    },
+    async (request) => {
+      const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
+      if (!row) throw errors.notFound('Account');
+      const limits = adapterOf(request.server.deps.config, row.platform)?.limits;
+      if (!limits) throw errors.notSupported(`${row.platform} has no publishing limit; only instagram and threads do`);
+      return callPlatform(request.server.deps, row, (credentials) => limits.publishingLimit(credentials));
+    },
+  );
+}

@@ -1,0 +1,83 @@
+// The platforms' OAuth callback. Public: it is authenticated by the single-use state, not by an
+// API key. The browser is sent on to the client's redirectUrl with accountId, pendingId or
+// error, or shown a small page when the client gave none.
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Api } from '../../../http/types.ts';
+import { PLATFORMS } from '../../accounts/schemas.ts';
+import { resultPage } from '../pages.ts';
+import { completeConnect, type ConnectResult } from '../service.ts';
+import { consumeState } from '../state.ts';
+
+function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(resultPage(title, message));
+}
+
+function finish(reply: FastifyReply, redirectUrl: string | null, result: ConnectResult): FastifyReply {
+  if (redirectUrl) {
+    const url = new URL(redirectUrl);
+    if (result.kind === 'connected') url.searchParams.set('accountId', result.accounts.map((a) => a.id).join(','));
+    else if (result.kind === 'pending') url.searchParams.set('pendingId', result.pendingId);
+    else {
+      url.searchParams.set('error', result.error);
+      url.searchParams.set('error_description', result.message);
+    }
+    return reply.code(302).header('cache-control', 'no-store').redirect(url.toString());
+  }
+  switch (result.kind) {
+    case 'connected':
+      return page(reply, 200, 'Account connected', `${result.accounts.map((a) => a.username ?? a.display_name ?? a.platform_user_id).join(', ')} is connected. You can close this window.`);
+    case 'pending':
+      return page(reply, 200, 'Almost done', 'Choose which accounts to connect in the app that sent you here. You can close this window.');
+    case 'failed':
+      return page(reply, 400, 'Connection failed', result.message);
+    default: {
+      const unreachable: never = result;
+      return unreachable;
+    }
+  }
+}
+
+export function connectCallback(api: Api): void {
+  api.get(
+    '/connect/:platform/callback',
+    {
+      config: { public: true, rateLimit: false },
+      schema: {
+        hide: true,
+        params: Type.Object({ platform: Type.String({ enum: [...PLATFORMS] }) }),
+        querystring: Type.Object({
+          code: Type.Optional(Type.String()),
+          state: Type.Optional(Type.String()),
+          error: Type.Optional(Type.String()),
+          error_description: Type.Optional(Type.String()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { deps } = request.server;
+      const { platform } = request.params;
+      const { code, state, error } = request.query;
+      const claimed = state ? await consumeState(deps.store.db, platform, state, deps.clock.now()) : null;
+      if (!claimed) {
+        return page(reply, 400, 'This link has expired', 'This connection link was already used or is more than 10 minutes old, so nothing was connected. Start again from the app.');
+      }
+      const target = {
+        organizationId: claimed.organization_id,
+        platform,
+        flavour: claimed.flavour,
+        externalId: claimed.external_id,
+        redirectUrl: claimed.redirect_url,
+      };
+      if (error || !code) {
+        const denied = error === 'access_denied';
+        return finish(reply, claimed.redirect_url, {
+          kind: 'failed',
+          error: denied ? 'access_denied' : (error ?? 'invalid_request'),
+          message: denied ? `The ${platform} consent was cancelled; nothing was connected.` : `${platform} did not return an authorization code.`,
+        });
+      }
+      return finish(reply, claimed.redirect_url, await completeConnect(deps, target, code));
+    },
+  );
+}

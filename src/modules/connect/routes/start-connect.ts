@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { callerOf } from '../../../http/auth.ts';
+import { errors } from '../../../http/errors.ts';
+import { errorResponses } from '../../../http/schemas.ts';
+import type { Api } from '../../../http/types.ts';
+import { PlatformError, toApiError } from '../../../platforms/errors.ts';
+import { PLATFORMS } from '../../accounts/schemas.ts';
+import { adapterFor, callbackUrl } from '../service.ts';
+import { createState, STATE_TTL_MS } from '../state.ts';
+import { whatsappSignupUrl } from './whatsapp-signup.ts';
+
+function checkRedirectUrl(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw errors.invalid('query.redirectUrl', 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalid('query.redirectUrl', 'must be an absolute http(s) URL');
+  return url.toString();
+}
+
+export function startConnect(api: Api): void {
+  api.get(
+    '/connect/:platform',
+    {
+      schema: {
+        operationId: 'startConnect',
+        tags: ['Accounts'],
+        summary: 'An OAuth authorization URL to connect an account',
+        description:
+          'The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId ' +
+          '(several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. ' +
+          'whatsapp returns the URL of the embedded signup page.',
+        params: Type.Object({ platform: Type.String({ enum: [...PLATFORMS] }) }),
+        querystring: Type.Object({
+          externalId: Type.Optional(Type.String({ maxLength: 200, description: 'Stored on the connected account or accounts.' })),
+          redirectUrl: Type.Optional(Type.String({ maxLength: 2000, description: 'Absolute http(s) URL the browser is sent to afterwards.' })),
+          login: Type.Optional(Type.String({ enum: ['instagram', 'facebook'], description: 'instagram only: Instagram Login (default) or Facebook Login.' })),
+        }),
+        response: { 200: Type.Object({ authUrl: Type.String(), expiresInSeconds: Type.Integer() }), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { deps } = request.server;
+      const { platform } = request.params;
+      const redirectUrl = checkRedirectUrl(request.query.redirectUrl);
+      if (request.query.login && platform !== 'instagram') throw errors.invalid('query.login', 'only for instagram');
+      try {
+        const adapter = adapterFor(deps, platform);
+        const flavour = request.query.login ?? adapter.connectors[0]?.flavour;
+        const connector = adapter.connectors.find((c) => c.flavour === flavour);
+        if (!connector) throw errors.notSupported(`${platform} cannot be connected through OAuth`);
+        const state = await createState(deps.store.db, {
+          organizationId: callerOf(request).organizationId,
+          platform,
+          flavour: connector.flavour,
+          externalId: request.query.externalId ?? null,
+          redirectUrl,
+          now: deps.clock.now(),
+        });
+        const platformUrl = connector.authorizeUrl({ state, redirectUri: callbackUrl(deps.config, platform) });
+        // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
+        const authUrl = platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
+        return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };
+      } catch (error) {
+        if (error instanceof PlatformError) throw toApiError(error);
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,75 @@
+// Stores a connected account: inserted, or updated in place when the organization already has
+// this platform user (same id, status back to active, fresh tokens), with account.connected and
+// the token's refresh job in the same transaction.
+import type { Kysely } from 'kysely';
+import type { Store } from '../../db/database.ts';
+import type { AccountRow, Database } from '../../db/schema.ts';
+import type { Sealer } from '../../lib/crypto.ts';
+import { newId } from '../../lib/ids.ts';
+import type { ConnectedAccount } from '../../platforms/types.ts';
+import { accountName } from '../accounts/credentials.ts';
+import { scheduleRefresh } from '../accounts/refresh-schedule.ts';
+import { emitEvent } from '../events/emit.ts';
+
+export interface SaveAccountInput {
+  organizationId: string;
+  platform: string;
+  flavour: string;
+  /** Set on the account when given; a reconnect without one keeps the account's own. */
+  externalId: string | null;
+  account: ConnectedAccount;
+  /** Whether the platform refreshes tokens (a refresh job is queued before expiry). */
+  refreshable: boolean;
+  now: number;
+}
+
+export async function saveConnectedAccount(trx: Kysely<Database>, store: Pick<Store, 'caps'>, sealer: Sealer, input: SaveAccountInput): Promise<AccountRow> {
+  const { profile, token } = input.account;
+  const { now } = input;
+  const fields = {
+    username: profile.username,
+    display_name: profile.displayName,
+    avatar_url: profile.avatarUrl,
+    status: 'active' as const,
+    access_token_enc: sealer.seal(token.accessToken),
+    refresh_token_enc: token.refreshToken ? sealer.seal(token.refreshToken) : null,
+    token_expires_at: token.expiresAt,
+    scopes: token.scopes.join(','),
+    metadata: JSON.stringify({ login: input.flavour, ...profile.metadata }),
+    connected_at: now,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('accounts')
+    .values({
+      id: newId('account', now),
+      organization_id: input.organizationId,
+      platform: input.platform,
+      platform_user_id: profile.platformUserId,
+      external_id: input.externalId,
+      approval_required: 0,
+      ...fields,
+    })
+    // The unique (organization, platform, platform user) index makes a reconnect an update of
+    // the same row, also when two callbacks for the same person race.
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'platform', 'platform_user_id']).doUpdateSet(input.externalId !== null ? { ...fields, external_id: input.externalId } : fields),
+    )
+    .execute();
+  const row = await trx
+    .selectFrom('accounts')
+    .selectAll()
+    .where('organization_id', '=', input.organizationId)
+    .where('platform', '=', input.platform)
+    .where('platform_user_id', '=', profile.platformUserId)
+    .executeTakeFirstOrThrow();
+  await trx.deleteFrom('account_health').where('account_id', '=', row.id).execute();
+  await emitEvent({ db: trx, store, now }, input.organizationId, 'account.connected', {
+    accountId: row.id,
+    platform: row.platform,
+    accountName: accountName(row),
+    externalId: row.external_id,
+  });
+  if (input.refreshable && token.expiresAt !== null) await scheduleRefresh(trx, store, now, row.id, token.expiresAt);
+  return row;
+}

@@ -1,0 +1,74 @@
+// Connecting: what the OAuth callback and the pending choice do once the state or the pending
+// connection has been claimed. Platform calls happen before the transaction; the account rows,
+// their events and refresh jobs are written together.
+import type { AccountRow } from '../../db/schema.ts';
+import { API_PREFIX } from '../../http/openapi.ts';
+import type { AppDeps } from '../../http/types.ts';
+import { PlatformError } from '../../platforms/errors.ts';
+import { adapterOf } from '../../platforms/registry.ts';
+import type { ConnectedAccount, PlatformAdapter } from '../../platforms/types.ts';
+import { createPending } from './pending.ts';
+import { saveConnectedAccount } from './save-account.ts';
+
+export type ConnectResult =
+  | { kind: 'connected'; accounts: AccountRow[] }
+  | { kind: 'pending'; pendingId: string }
+  | { kind: 'failed'; error: string; message: string };
+
+export interface ConnectTarget {
+  organizationId: string;
+  platform: string;
+  flavour: string;
+  externalId: string | null;
+  redirectUrl: string | null;
+}
+
+/** The callback URL registered with every platform app: one per platform. */
+export function callbackUrl(config: AppDeps['config'], platform: string): string {
+  return `${config.publicBaseUrl}${API_PREFIX}/connect/${platform}/callback`;
+}
+
+export function adapterFor(deps: Pick<AppDeps, 'config'>, platform: string): PlatformAdapter {
+  const adapter = adapterOf(deps.config, platform);
+  if (!adapter) throw new PlatformError('not_supported', `no adapter for ${platform}`, { platform });
+  return adapter;
+}
+
+export async function storeAccounts(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config'>, target: ConnectTarget, accounts: ConnectedAccount[]): Promise<AccountRow[]> {
+  const refreshable = adapterFor(deps, target.platform).refresher !== undefined;
+  const now = deps.clock.now();
+  return deps.store.db.transaction().execute(async (trx) => {
+    const rows: AccountRow[] = [];
+    for (const account of accounts) {
+      rows.push(await saveConnectedAccount(trx, deps.store, deps.sealer, { ...target, account, refreshable, now }));
+    }
+    return rows;
+  });
+}
+
+/** Exchanges the callback's code and connects the account, or records the choice to make. */
+export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config'>, target: ConnectTarget, code: string): Promise<ConnectResult> {
+  try {
+    const adapter = adapterFor(deps, target.platform);
+    const connector = adapter.connectors.find((c) => c.flavour === target.flavour);
+    if (!connector) throw new PlatformError('not_supported', `${target.platform} has no ${target.flavour} login`, { platform: target.platform });
+    const outcome = await connector.complete({ code, redirectUri: callbackUrl(deps.config, target.platform), now: deps.clock.now() });
+    if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
+
+    if (outcome.options.length === 0) {
+      return { kind: 'failed', error: 'nothing_granted', message: `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.` };
+    }
+    if (outcome.options.length === 1 && adapter.choices) {
+      const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
+      return { kind: 'connected', accounts: await storeAccounts(deps, target, accounts) };
+    }
+    const now = deps.clock.now();
+    const pendingId = await deps.store.db.transaction().execute((trx) =>
+      createPending(trx, deps.store, deps.sealer, { ...target, userToken: outcome.userToken, options: outcome.options, now }),
+    );
+    return { kind: 'pending', pendingId };
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    return { kind: 'failed', error: error.kind === 'not_supported' ? 'not_supported' : 'platform_error', message: `${target.platform}: ${error.message}` };
+  }
+}

@@ -1,0 +1,70 @@
+// Meta's webhook callback (platforms.md §8.1–8.2): the GET verification handshake, and signed
+// POSTs stored raw and answered 200 at once; a job turns them into events. Public routes: the
+// verify token and the app-secret signature authenticate them, not an API key. An unsigned or
+// wrongly signed POST is 401 and nothing is stored.
+import { createHash } from 'node:crypto';
+import { Type } from 'typebox';
+import { enqueue } from '../../../jobs/queue.ts';
+import type { Api } from '../../../http/types.ts';
+import { platformContext } from '../../../platforms/context.ts';
+import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
+import { envelopeKinds, PLATFORM_EVENT_PROCESS, type PlatformEventPayload } from '../process-job.ts';
+import { validSignature } from '../signature.ts';
+
+export function metaWebhook(api: Api): void {
+  api.get(
+    META_WEBHOOK_PATH,
+    {
+      config: { public: true, rateLimit: false },
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          'hub.mode': Type.Optional(Type.String()),
+          'hub.verify_token': Type.Optional(Type.String()),
+          'hub.challenge': Type.Optional(Type.String()),
+        }),
+      },
+    },
+    (request, reply) => {
+      const expected = platformContext(request.server.deps.config).metaWebhookVerifyToken;
+      const q = request.query;
+      if (q['hub.mode'] !== 'subscribe' || !expected || q['hub.verify_token'] !== expected || q['hub.challenge'] === undefined) {
+        return reply.code(403).type('text/plain').send('verification failed');
+      }
+      return reply.code(200).type('text/plain').send(q['hub.challenge']);
+    },
+  );
+
+  // The signature covers the exact bytes: this scope keeps JSON bodies raw.
+  void api.register((scope, _options, done) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.post(
+      META_WEBHOOK_PATH,
+      { config: { public: true, rateLimit: false }, schema: { hide: true } },
+      async (request, reply) => {
+        const { deps } = request.server;
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers['x-hub-signature-256'];
+        if (!validSignature(typeof signature === 'string' ? signature : undefined, body, metaAppSecrets(deps.config))) {
+          return reply.code(401).send({ error: { message: 'X-Hub-Signature-256 is missing or does not match the body' } });
+        }
+        const text = body.toString('utf8');
+        const now = deps.clock.now();
+        const id = createHash('sha256').update(body).digest('hex');
+        await deps.store.db.transaction().execute(async (trx) => {
+          const inserted = await trx
+            .insertInto('platform_webhook_events')
+            .values({ id, family: 'meta', object: envelopeKinds(text).object, body: text, status: 'pending', note: null, received_at: now, processed_at: null })
+            .onConflict((oc) => oc.column('id').doNothing())
+            .executeTakeFirst();
+          // A redelivery of the same body is stored once and processed once.
+          if (inserted.numInsertedOrUpdatedRows === 0n) return;
+          await enqueue<PlatformEventPayload>(trx, deps.store, now, PLATFORM_EVENT_PROCESS, { eventId: id });
+        });
+        return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
+      },
+    );
+    done();
+  });
+}

@@ -1,0 +1,82 @@
+// `post.deliver`: one step of one target. A pending target starts a new attempt (counted); a
+// target already `publishing` continues its attempt (a processing check, or resuming after the
+// worker running it died) from the progress its adapter saved. The adapter's answer, or its
+// PlatformError, is recorded by recordOutcome(). Anything else (the database failing) is thrown
+// to the queue, which runs this job again: the target is still `publishing` with the same
+// dueAt, so the rerun continues the same attempt.
+import { Type } from 'typebox';
+import type { AppDeps } from '../../../http/types.ts';
+import { defineJob } from '../../../jobs/catalog.ts';
+import { PlatformError } from '../../../platforms/errors.ts';
+import type { PublishProgress, Publisher } from '../../../platforms/publisher.ts';
+import { createPublishers, type Publishers } from '../../../platforms/publishers.ts';
+import { POST_DELIVER, type DeliverPayload } from './kinds.ts';
+import { recordOutcome, type StepOutcome } from './outcome.ts';
+
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
+
+export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config)) {
+  const { store, clock, sealer } = deps;
+  return defineJob({
+    ...POST_DELIVER,
+    payload: Type.Object({ targetId: Type.String(), dueAt: Type.Number() }),
+    timeoutMs: 120_000,
+    async run({ targetId, dueAt }: DeliverPayload, { log }) {
+      const db = store.db;
+      const row = await db
+        .selectFrom('post_targets as t')
+        .innerJoin('posts as p', 'p.id', 't.post_id')
+        .leftJoin('accounts as a', 'a.id', 't.account_id')
+        .select(['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id'])
+        .select(['a.id as accountId', 'a.status as accountStatus', 'a.platform_user_id', 'a.username', 'a.access_token_enc', 'a.metadata'])
+        .where('t.id', '=', targetId)
+        .executeTakeFirst();
+      if (!row || row.next_attempt_at !== dueAt || (row.status !== 'pending' && row.status !== 'publishing')) return; // gone, settled or stale
+
+      const startedAt = clock.now();
+      let attempts = row.attempts;
+      if (row.status === 'pending') {
+        const claimed = await db
+          .updateTable('post_targets')
+          .set((eb) => ({ status: 'publishing', attempts: eb('attempts', '+', 1), updated_at: startedAt }))
+          .where('id', '=', targetId)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '=', dueAt)
+          .executeTakeFirst();
+        if (claimed.numUpdatedRows === 0n) return;
+        attempts += 1;
+        await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
+      }
+
+      const outcome = await attempt(publishers.get(row.platform), row, async (progress) => {
+        await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
+      });
+      if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
+      const now = clock.now();
+      await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
+    },
+  });
+
+  type Row = { platform: string; content: string; options: string; progress: string; accountId: string | null; accountStatus: string | null; platform_user_id: string | null; username: string | null; access_token_enc: string | null; metadata: string | null };
+
+  async function attempt(publisher: Publisher | undefined, row: Row, save: (progress: PublishProgress) => Promise<void>): Promise<StepOutcome> {
+    const fail = (message: string): StepOutcome => ({ kind: 'failed', message, retryable: false });
+    if (!publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
+    if (!row.accountId) return fail('the account was removed');
+    if (row.accountStatus === 'needs_reconnect' || !row.access_token_enc) return fail('reconnect_required: the account must be reconnected');
+    try {
+      const result = await publisher.publish({
+        account: { id: row.accountId, platformUserId: row.platform_user_id ?? '', username: row.username, accessToken: sealer.open(row.access_token_enc), metadata: JSON.parse(row.metadata ?? '{}') as Record<string, unknown> },
+        content: row.content,
+        options: JSON.parse(row.options) as Record<string, unknown>,
+        progress: JSON.parse(row.progress) as PublishProgress,
+        save,
+      });
+      return result.status === 'published' ? { kind: 'published', platformPostId: result.platformPostId, url: result.url } : { kind: 'processing', checkAfterMs: result.checkAfterMs };
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error;
+      const prefix = error.kind === 'auth' ? 'reconnect_required: ' : error.kind === 'permission' ? 'missing_permission: ' : '';
+      return { kind: 'failed', message: `${prefix}${error.message}`, retryable: error.retryable, retryAfterMs: error.details.retryAfterMs };
+    }
+  }
+}

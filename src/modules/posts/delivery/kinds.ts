@@ -1,0 +1,22 @@
+// The job kinds of delivery, declared apart from their handlers so services can enqueue them
+// without pulling in the platform adapters. Payloads carry ids and the due time the domain row
+// expects: a job whose dueAt no longer matches the row is stale and does nothing.
+export const POST_DISPATCH = { kind: 'post.dispatch', maxAttempts: 10 } as const;
+export const POST_DELIVER = { kind: 'post.deliver', maxAttempts: 10 } as const;
+
+export interface DispatchPayload {
+  postId: string;
+  /** The post's scheduled_for when queued. */
+  dueAt: number;
+}
+
+export interface DeliverPayload {
+  targetId: string;
+  /** The target's next_attempt_at when queued. */
+  dueAt: number;
+}
+
+/** Retries after transient failures: 6 attempts in all (DESIGN §2 Posts). */
+export const MAX_TARGET_ATTEMPTS = 6;
+/** About 30 s, 2 min, 8 min, 30 min, 2 h, ±20%. */
+export const DELIVERY_BACKOFF = { baseMs: 30_000, factor: 4, maxMs: 7_200_000, jitter: 0.2 };

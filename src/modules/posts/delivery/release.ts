@@ -1,0 +1,53 @@
+// Starting delivery inside the caller's transaction. Targets are released one at a time, in
+// the order of `platforms`: the next one when the one before has finished its first attempt
+// (published, failed, waiting for a retry, or waiting on the platform's processing), so a
+// target waiting for a retry never holds back the ones after it.
+import type { Kysely } from 'kysely';
+import type { Store } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
+import { enqueue } from '../../../jobs/queue.ts';
+import { POST_DELIVER, POST_DISPATCH, type DeliverPayload, type DispatchPayload } from './kinds.ts';
+
+export interface TxContext {
+  db: Kysely<Database>;
+  store: Pick<Store, 'caps'>;
+  now: number;
+}
+
+const dispatchKey = (postId: string) => `post.dispatch:${postId}`;
+
+/** Releases the first pending target after `afterPosition` that was not released yet. */
+export async function releaseNextTarget(ctx: TxContext, postId: string, afterPosition: number): Promise<string | null> {
+  const next = await ctx.db
+    .selectFrom('post_targets')
+    .select(['id'])
+    .where('post_id', '=', postId)
+    .where('position', '>', afterPosition)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', 'is', null)
+    .orderBy('position')
+    .limit(1)
+    .executeTakeFirst();
+  if (!next) return null;
+  await scheduleTarget(ctx, next.id, ctx.now);
+  return next.id;
+}
+
+/** Sets when a target's next step is due and queues the job that runs it. */
+export async function scheduleTarget(ctx: TxContext, targetId: string, at: number): Promise<void> {
+  await ctx.db.updateTable('post_targets').set({ next_attempt_at: at, updated_at: ctx.now }).where('id', '=', targetId).execute();
+  await enqueue<DeliverPayload>(ctx.db, ctx.store, ctx.now, POST_DELIVER, { targetId, dueAt: at }, { runAt: at });
+}
+
+export const startDelivery = (ctx: TxContext, postId: string) => releaseNextTarget(ctx, postId, -1);
+
+/** Queues the move from scheduled to queued at the post's time. */
+export async function scheduleDispatch(ctx: TxContext, postId: string, at: number): Promise<void> {
+  await enqueue<DispatchPayload>(ctx.db, ctx.store, ctx.now, POST_DISPATCH, { postId, dueAt: at }, { runAt: at, dedupeKey: dispatchKey(postId) });
+}
+
+/** Cancels a scheduled post's pending dispatch (a running one finds the post changed and stops). */
+export async function cancelDispatch(db: Kysely<Database>, postId: string): Promise<void> {
+  await db.deleteFrom('jobs').where('dedupe_key', '=', dispatchKey(postId)).where('status', '=', 'pending').execute();
+}
+

@@ -1,0 +1,84 @@
+// The Post and PostTarget resources as the API shows them, and the NewPost body.
+import { Type, type Static } from 'typebox';
+import type { PostRow, PostTargetRow } from '../../db/schema.ts';
+import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+
+export const POST_STATUSES = ['draft', 'scheduled', 'pending_approval', 'queued', 'publishing', 'published', 'partial', 'failed', 'rejected'] as const;
+export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed'] as const;
+/** The contract's Target.platform words, plus threads (DESIGN §2 Posts). */
+export const TARGET_PLATFORMS = ['reddit', 'instagram', 'tiktok', 'x', 'linkedin', 'facebook', 'threads'] as const;
+export const CONTENT_MAX = 40_000;
+
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+
+export const PostTarget = Type.Object(
+  {
+    id: Type.String(),
+    accountId: Type.String(),
+    platform: Type.String(),
+    status: Type.String({ enum: [...TARGET_STATUSES] }),
+    platformPostId: Nullable(Type.String({ description: 'Id on the platform.' })),
+    url: Nullable(Type.String({ description: 'Link to the live post.' })),
+    error: Nullable(Type.String({ description: 'Failure text, as the platform gave it.' })),
+    attempts: Type.Integer({ description: 'Delivery attempts made.' }),
+    warnings: Type.Array(Type.Object({ key: Type.String(), message: Type.String() }), { description: 'platformSpecificData keys that were skipped, and why.' }),
+  },
+  { $id: 'PostTarget', title: 'PostTarget' },
+);
+
+export const Post = Type.Object(
+  {
+    id: Type.String(),
+    content: Type.String(),
+    status: Type.String({ enum: [...POST_STATUSES] }),
+    scheduledFor: NullableTimestamp(),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+    targets: Type.Array(Type.Ref('PostTarget')),
+  },
+  { $id: 'Post', title: 'Post' },
+);
+export type Post = Static<typeof Post>;
+export type PostTarget = Static<typeof PostTarget>;
+
+export const NewTarget = Type.Object({
+  accountId: Type.String({ minLength: 1, maxLength: 100, description: 'Id of a connected account.' }),
+  platform: Type.Optional(Type.String({ description: `One of ${TARGET_PLATFORMS.join(', ')}; must match the account.` })),
+  platformSpecificData: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Keys per platform; keys that do not apply come back as the target's warnings." })),
+});
+
+export const NewPost = Type.Object({
+  content: Type.String({ maxLength: CONTENT_MAX }),
+  platforms: Type.Array(NewTarget, { minItems: 1, maxItems: 20, description: '1 to 20 targets, distinct accounts; delivered in this order.' }),
+  scheduledFor: Type.Optional(Type.String({ format: 'date-time', description: 'Schedules the post (in the future).' })),
+  publishNow: Type.Optional(Type.Boolean({ description: 'true publishes live now.' })),
+});
+export type NewPost = Static<typeof NewPost>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function presentTarget(row: PostTargetRow): PostTarget {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    platform: row.platform,
+    status: row.status,
+    platformPostId: row.platform_post_id,
+    url: row.url,
+    error: row.error,
+    attempts: row.attempts,
+    warnings: JSON.parse(row.warnings) as PostTarget['warnings'],
+  };
+}
+
+export function presentPost(row: PostRow, targets: PostTargetRow[]): Post {
+  return {
+    id: row.id,
+    content: row.content,
+    status: row.status,
+    scheduledFor: row.scheduled_for === null ? null : iso(row.scheduled_for),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    targets: targets.map(presentTarget),
+  };
+}

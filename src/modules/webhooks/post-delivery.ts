@@ -1,0 +1,104 @@
+// One HTTP POST of a delivery: signed afresh, 10-second limit, redirects not followed (a 3xx is a
+// failure), only 2xx counts, and the receiver's address checked at connection time like every
+// URL a client gives us (lib/safe-fetch.ts). Nothing here retries: the schedule belongs to the
+// send job.
+import type { Readable } from 'node:stream';
+import { API_VERSION } from '../../http/openapi.ts';
+import { messageOf } from '../../lib/errors.ts';
+import { safeFetch } from '../../lib/safe-fetch.ts';
+import { signPayload } from '../../sdk/verify-webhook.ts';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const USER_AGENT = `SocialAPI-Webhooks/${API_VERSION}`;
+
+export interface DeliveryRequest {
+  url: string;
+  secret: string;
+  deliveryId: string;
+  body: string;
+  now: number;
+}
+
+export interface DeliveryOutcome {
+  ok: boolean;
+  status: number | null;
+  timedOut: boolean;
+  retryAfter: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  /** ALLOW_PRIVATE_URLS: loopback and private receivers (development and tests). */
+  allowPrivate: boolean;
+}
+
+export async function postDelivery(request: DeliveryRequest, options: PostOptions): Promise<DeliveryOutcome> {
+  const { timeoutMs } = options;
+  const timestamp = String(Math.floor(request.now / 1000));
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-socialapi-timestamp': timestamp,
+    'x-socialapi-signature': signPayload(request.secret, timestamp, request.body),
+    'x-idempotency-key': request.deliveryId,
+  };
+  const started = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await safeFetch(request.url, {
+      method: 'POST',
+      headers,
+      body: request.body,
+      signal,
+      maxRedirects: 0,
+      allowPrivate: options.allowPrivate,
+      requireHttps: !options.allowPrivate,
+      connectTimeoutMs: timeoutMs,
+      headersTimeoutMs: timeoutMs,
+      idleTimeoutMs: timeoutMs,
+      timeoutMs,
+    });
+    // Read a little of the answer for the attempt log, then let the rest go.
+    const text = await readSome(response.body, 512);
+    const durationMs = Math.round(performance.now() - started);
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      ok,
+      status: response.status,
+      timedOut: false,
+      retryAfter: response.headers['retry-after'] ?? null,
+      error: ok ? null : `HTTP ${response.status}${response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      durationMs,
+    };
+  } catch (error) {
+    const timedOut = signal.aborted;
+    return {
+      ok: false,
+      status: null,
+      timedOut,
+      retryAfter: null,
+      error: timedOut ? `timed out after ${timeoutMs} ms` : messageOf(error),
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+}
+
+async function readSome(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const bytes = chunk as Buffer;
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size >= limit) break;
+    }
+  } catch {
+    // A body cut short does not change the outcome, which the status already gave.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, limit).replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,75 @@
+// Webhook endpoints and deliveries as the API shows them. The signing secret appears only in the
+// answer to POST /webhooks.
+import { Type, type Static } from 'typebox';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { SUBSCRIBABLE_EVENTS } from '../events/catalog.ts';
+
+export const Webhook = Type.Object(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String({ enum: SUBSCRIBABLE_EVENTS })),
+    createdAt: Timestamp(),
+  },
+  { $id: 'Webhook', title: 'Webhook' },
+);
+
+export const DeliveryStatus = Type.String({ enum: ['pending', 'sending', 'delivered', 'failed'] });
+
+export const Delivery = Type.Object(
+  {
+    id: Type.String(),
+    webhookId: Type.String(),
+    eventId: Type.String(),
+    event: Type.String(),
+    status: DeliveryStatus,
+    idempotencyKey: Type.String({ description: 'Sent as X-Idempotency-Key; the same on every retry and redelivery.' }),
+    attempts: Type.Integer({ description: 'Attempts in the current cycle (a redelivery starts a new one).' }),
+    nextAttemptAt: NullableTimestamp(),
+    deliveredAt: NullableTimestamp(),
+    lastResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+    attemptLog: Type.Array(
+      Type.Object({
+        seq: Type.Integer(),
+        startedAt: Timestamp(),
+        durationMs: Type.Integer(),
+        responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+        error: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
+);
+
+export type WebhookView = Static<typeof Webhook>;
+export type DeliveryView = Static<typeof Delivery>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+export function presentWebhook(row: WebhookEndpointRow): WebhookView {
+  return { id: row.id, url: row.url, events: JSON.parse(row.events) as string[], createdAt: iso(row.created_at) };
+}
+
+export function presentDelivery(row: WebhookDeliveryRow & { event: string }, attempts: WebhookAttemptRow[]): DeliveryView {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    event: row.event,
+    status: row.status,
+    idempotencyKey: row.id,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? isoOrNull(row.next_attempt_at) : null,
+    deliveredAt: isoOrNull(row.delivered_at),
+    lastResponseStatus: row.last_response_status,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    attemptLog: attempts.map((a) => ({ seq: a.seq, startedAt: iso(a.started_at), durationMs: a.duration_ms, responseStatus: a.response_status, error: a.error })),
+  };
+}

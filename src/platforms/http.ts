@@ -1,0 +1,100 @@
+// The HTTP client every adapter uses: real platform URLs in, rewritten onto the platform API
+// base (the sandbox, or any stand-in) when one is set; a timeout; the answer parsed. It never
+// retries (the job queue does) and never classifies platform errors (each adapter's table does);
+// it only turns a failure to get any answer into a `transient` PlatformError.
+import { messageOf } from '../lib/errors.ts';
+import { PlatformError } from './errors.ts';
+import { platformUrl } from './base-url.ts';
+
+export interface PlatformRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** The real platform URL, e.g. https://graph.facebook.com/v24.0/me. */
+  url: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** application/x-www-form-urlencoded body. */
+  form?: Record<string, string | number | boolean | undefined>;
+  /** JSON body. */
+  json?: unknown;
+  /** Raw body (uploads), with its own content type in headers. */
+  body?: Uint8Array | ReadableStream<Uint8Array>;
+  headers?: Record<string, string>;
+  /** Sent as Authorization: Bearer. */
+  bearer?: string;
+  timeoutMs?: number;
+}
+
+export interface PlatformResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  body: unknown;
+}
+
+export interface PlatformHttp {
+  /** The platform API base in use (null: the real platforms). */
+  readonly base: string | null;
+  send(platform: string, request: PlatformRequest): Promise<PlatformResponse>;
+  /** The URL a browser is sent to (authorize pages), rewritten like API calls. */
+  browserUrl(realUrl: string): string;
+}
+
+export type FetchFn = typeof fetch;
+
+function withQuery(url: string, query: PlatformRequest['query']): string {
+  if (!query) return url;
+  const parsed = new URL(url);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) parsed.searchParams.set(name, String(value));
+  return parsed.toString();
+}
+
+function encodeForm(form: NonNullable<PlatformRequest['form']>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) if (value !== undefined) params.set(name, String(value));
+  return params.toString();
+}
+
+export function createPlatformHttp(options: { base: string | null; userAgent: string; timeoutMs?: number; fetch?: FetchFn }): PlatformHttp {
+  const doFetch = options.fetch ?? fetch;
+  return {
+    base: options.base,
+    browserUrl: (realUrl) => platformUrl(options.base, realUrl),
+    async send(platform, request) {
+      const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: 'application/json', ...request.headers };
+      if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
+      let body: RequestInit['body'] | undefined;
+      if (request.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = encodeForm(request.form);
+      } else if (request.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(request.json);
+      } else if (request.body) {
+        body = request.body;
+      }
+      const url = platformUrl(options.base, withQuery(request.url, request.query));
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method: request.method ?? 'GET',
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs ?? 30_000),
+        });
+      } catch (error) {
+        throw new PlatformError('transient', `no answer from ${new URL(request.url).host}: ${messageOf(error)}`, { platform });
+      }
+      const text = await response.text();
+      let parsed: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('json') || /^\s*[[{]/.test(text)) {
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          parsed = text;
+        }
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// reddit (platforms.md §6.1–6.2): authorize with `duration=permanent` (for a refresh token) and a
+// required state, the token endpoint with HTTP Basic client auth, /api/v1/me for the profile,
+// and a descriptive User-Agent on every call (generic ones are throttled).
+import type { PlatformContext } from '../context.ts';
+import { requireApp } from '../context.ts';
+import { numberOf, str, type Json } from '../meta/graph.ts';
+import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
+import { scopesOf } from '../features.ts';
+import { redditApi, redditToken } from './errors.ts';
+
+export const REDDIT_FEATURES: Record<string, string[]> = {
+  profile: ['identity'],
+  publish: ['submit', 'read'],
+  edit: ['edit'],
+  flair: ['flair'],
+};
+
+function tokenSet(body: Json, now: number, previousRefresh: string | null): TokenSet {
+  const expiresIn = numberOf(body.expires_in);
+  return {
+    accessToken: str(body.access_token) ?? '',
+    // Refresh answers may omit the refresh token: the old one stays valid then.
+    refreshToken: str(body.refresh_token) ?? previousRefresh,
+    expiresAt: expiresIn ? now + expiresIn * 1000 : null,
+    scopes: (str(body.scope) ?? '').split(/[\s,]+/).filter(Boolean),
+  };
+}
+
+export function redditAdapter(ctx: PlatformContext): PlatformAdapter {
+  const tokenCall = async (form: Record<string, string>, now: number, previousRefresh: string | null) => {
+    const app = requireApp(ctx.apps, 'reddit');
+    const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64');
+    const response = await ctx.http.send('reddit', { method: 'POST', url: 'https://www.reddit.com/api/v1/access_token', form, headers: { authorization: `Basic ${basic}`, 'user-agent': ctx.redditUserAgent } });
+    return tokenSet(redditToken(response), now, previousRefresh);
+  };
+  const profile = async (token: string): Promise<PlatformProfile> => {
+    const me = redditApi(await ctx.http.send('reddit', { url: 'https://oauth.reddit.com/api/v1/me', bearer: token, headers: { 'user-agent': ctx.redditUserAgent } }));
+    return { platformUserId: str(me.id) ?? '', username: str(me.name), displayName: str(me.name), avatarUrl: str(me.icon_img), metadata: {} };
+  };
+  return {
+    platform: 'reddit',
+    connectors: [
+      {
+        flavour: 'reddit',
+        authorizeUrl({ state, redirectUri }) {
+          const app = requireApp(ctx.apps, 'reddit');
+          const url = new URL('https://www.reddit.com/api/v1/authorize');
+          url.search = new URLSearchParams({ client_id: app.clientId, response_type: 'code', state, redirect_uri: redirectUri, duration: 'permanent', scope: scopesOf(REDDIT_FEATURES).join(' ') }).toString();
+          return ctx.http.browserUrl(url.toString());
+        },
+        async complete({ code, redirectUri, now }) {
+          const token = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }, now, null);
+          return { kind: 'account', account: { profile: await profile(token.accessToken), token } };
+        },
+      },
+    ],
+    refresher: {
+      refresh: (credentials, now) => tokenCall({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken ?? '' }, now, credentials.refreshToken),
+    },
+    health: {
+      async inspect(credentials) {
+        await profile(credentials.accessToken);
+        return { valid: true, expiresAt: credentials.expiresAt, scopes: credentials.scopes };
+      },
+      features: () => REDDIT_FEATURES,
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// Threads publishing (platforms.md §4.2–4.3): every post is a container, checked until FINISHED,
+// then published with threads_publish. A target publishes a chain of units: the root post
+// (or the first of threadItems), the other threadItems each replying to the one before, and the
+// first comment replying to the root. Each container id and each published id is saved before
+// the next call, so a resumed attempt never creates or publishes a unit twice.
+import type { PlatformHttp } from '../http.ts';
+import { PlatformError } from '../errors.ts';
+import { processingDelay, progressNumber, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { threadsError } from './publish-errors.ts';
+
+const GRAPH = 'https://graph.threads.net/v1.0';
+/** About 15 minutes of checks (1, 2, 4 … 60 s) before giving up on processing. */
+const MAX_CHECKS = 20;
+
+export interface ThreadsUnit {
+  text: string;
+  mediaType: 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
+  mediaUrls: string[];
+  altTexts: Array<string | null>;
+  /** Index of the unit this one replies to; null for the root. */
+  replyTo: number | null;
+  topicTag?: string | undefined;
+  replyControl?: string | undefined;
+  linkAttachment?: string | undefined;
+}
+
+interface UnitProgress {
+  children?: string[];
+  container?: string;
+  /** Published media id; null when it was published but the id was lost to a crash. */
+  mediaId?: string | null;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** The units of a target, from its validated options (see modules/posts/validate/threads.ts). */
+export function threadsUnits(content: string, options: Record<string, unknown>): ThreadsUnit[] {
+  const shared = { topicTag: str(options.topicTag), replyControl: str(options.replyControl) };
+  const items = Array.isArray(options.threadItems) ? (options.threadItems as Array<Record<string, unknown>>) : null;
+  const units: ThreadsUnit[] = items
+    ? items.map((item, i) => ({ ...unitOf(String(item.content ?? ''), item), replyTo: i === 0 ? null : i - 1, ...(i === 0 ? shared : {}) }))
+    : [{ ...unitOf(content, options), replyTo: null, ...shared, linkAttachment: str(options.linkAttachment) }];
+  const firstComment = str(options.firstComment);
+  if (firstComment) units.push({ text: firstComment, mediaType: 'TEXT', mediaUrls: [], altTexts: [], replyTo: 0 });
+  return units;
+}
+
+function unitOf(text: string, source: Record<string, unknown>): Omit<ThreadsUnit, 'replyTo'> {
+  const mediaUrls = strings(source.mediaUrls);
+  const mediaType = (str(source.mediaType) ?? 'TEXT') as ThreadsUnit['mediaType'];
+  const altTexts = Array.isArray(source.altTexts) ? (source.altTexts as unknown[]).map((a) => str(a) ?? null) : mediaUrls.map(() => str(source.altText) ?? null);
+  return { text, mediaType, mediaUrls, altTexts };
+}
+
+const isVideo = (url: string) => /\.(mp4|mov)(\?|$)/i.test(url);
+
+export function threadsPublisher(http: PlatformHttp): Publisher {
+  return {
+    platform: 'threads',
+    async publish(request: PublishRequest): Promise<PublishOutcome> {
+      const { account, progress, save } = request;
+      const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {
+        const res = await http.send('threads', { method, url: `${GRAPH}${path}`, bearer: account.accessToken, ...(form ? { form } : {}) });
+        if (res.status !== 200) throw threadsError(res.status, res.body);
+        return res.body as Record<string, unknown>;
+      };
+      const user = account.platformUserId;
+      const units = threadsUnits(request.content, request.options);
+      const state = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      const current = { ...progress };
+      const store = async (extra: Record<string, unknown> = {}) => save(Object.assign(current, extra, { units: state }));
+
+      for (const [i, unit] of units.entries()) {
+        const done = state[i] ?? {};
+        state[i] = done;
+        if (done.mediaId !== undefined) continue;
+        const replyTo = unit.replyTo === null ? undefined : (state[unit.replyTo]?.mediaId ?? undefined);
+        if (unit.replyTo !== null && !replyTo) {
+          throw new PlatformError('permanent', 'the post this reply belongs to was published, but its id was lost; the rest of the chain was not posted', { platform: 'threads' });
+        }
+        if (!done.container) {
+          const common = { reply_to_id: replyTo, reply_control: unit.replyControl, topic_tag: unit.topicTag };
+          if (unit.mediaType === 'CAROUSEL') {
+            done.children ??= [];
+            for (const [j, url] of unit.mediaUrls.entries()) {
+              if (done.children[j]) continue;
+              const child = await call('POST', `/${user}/threads`, { ...mediaParams(url, unit.altTexts[j]), is_carousel_item: 'true' });
+              done.children[j] = String(child.id);
+              await store();
+            }
+            done.container = String((await call('POST', `/${user}/threads`, { media_type: 'CAROUSEL', children: done.children.join(','), text: unit.text || undefined, ...common })).id);
+          } else if (unit.mediaType === 'TEXT') {
+            done.container = String((await call('POST', `/${user}/threads`, { media_type: 'TEXT', text: unit.text, link_attachment: unit.linkAttachment, ...common })).id);
+          } else {
+            const url = unit.mediaUrls[0] ?? '';
+            done.container = String((await call('POST', `/${user}/threads`, { ...mediaParams(url, unit.altTexts[0], unit.mediaType), text: unit.text || undefined, ...common })).id);
+          }
+          await store({ checks: 0 });
+        }
+        const status = await call('GET', `/${done.container}?fields=id,status,error_message`);
+        switch (status.status) {
+          case 'IN_PROGRESS': {
+            const checks = progressNumber(current, 'checks');
+            if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'Threads did not finish processing the media in time', { platform: 'threads' });
+            await store({ checks: checks + 1 });
+            return { status: 'processing', checkAfterMs: processingDelay(checks) };
+          }
+          case 'ERROR':
+            throw new PlatformError('invalid', `Threads could not process the media: ${String(status.error_message ?? 'UNKNOWN')}`, { platform: 'threads', code: String(status.error_message ?? 'UNKNOWN') });
+          case 'EXPIRED':
+            delete done.container;
+            delete done.children;
+            await store();
+            throw new PlatformError('transient', 'the media container expired before it was published', { platform: 'threads' });
+          case 'PUBLISHED':
+            // Published by an attempt that died before storing the id: never publish it again.
+            done.mediaId = null;
+            await store();
+            continue;
+          default:
+            break;
+        }
+        const published = await call('POST', `/${user}/threads_publish`, { creation_id: done.container });
+        done.mediaId = String(published.id);
+        await store({ checks: 0 });
+      }
+      const rootId = state[0]?.mediaId ?? null;
+      let url: string | null = null;
+      if (rootId) url = str((await call('GET', `/${rootId}?fields=id,permalink`)).permalink) ?? null;
+      return { status: 'published', platformPostId: rootId, url };
+    },
+  };
+}
+
+function mediaParams(url: string, altText: string | null | undefined, type?: string): Record<string, string | undefined> {
+  const video = type ? type === 'VIDEO' : isVideo(url);
+  return video ? { media_type: 'VIDEO', video_url: url, alt_text: altText ?? undefined } : { media_type: 'IMAGE', image_url: url, alt_text: altText ?? undefined };
+}

@@ -1,0 +1,72 @@
+// tiktok (platforms.md §5.1): Login Kit v2 authorize, the token endpoint (codes arrive
+// URL-encoded and are decoded once by the query parser, §12), rotating refresh tokens (always
+// keep the newest), and /v2/user/info/ (which needs `fields`; the profile fields need their scope).
+import type { PlatformContext } from '../context.ts';
+import { requireApp } from '../context.ts';
+import { numberOf, str, type Json } from '../meta/graph.ts';
+import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
+import { scopesOf } from '../features.ts';
+import { tiktokData, tiktokOAuth } from './errors.ts';
+
+const API = 'https://open.tiktokapis.com';
+
+export const TIKTOK_FEATURES: Record<string, string[]> = {
+  profile: ['user.info.basic', 'user.info.profile'],
+  publish: ['video.publish'],
+  upload: ['video.upload'],
+};
+
+function tokenSet(body: Json, now: number): TokenSet {
+  const expiresIn = numberOf(body.expires_in);
+  return {
+    accessToken: str(body.access_token) ?? '',
+    refreshToken: str(body.refresh_token),
+    expiresAt: expiresIn ? now + expiresIn * 1000 : null,
+    scopes: (str(body.scope) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+async function profile(ctx: PlatformContext, token: TokenSet): Promise<PlatformProfile> {
+  const fields = ['open_id', 'union_id', 'avatar_url', 'display_name', ...(token.scopes.includes('user.info.profile') ? ['username'] : [])];
+  const data = tiktokData(await ctx.http.send('tiktok', { url: `${API}/v2/user/info/`, query: { fields: fields.join(',') }, bearer: token.accessToken }));
+  const user = (data.user && typeof data.user === 'object' ? data.user : {}) as Json;
+  return { platformUserId: str(user.open_id) ?? '', username: str(user.username), displayName: str(user.display_name), avatarUrl: str(user.avatar_url), metadata: { unionId: str(user.union_id) } };
+}
+
+export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter {
+  const tokenCall = async (form: Record<string, string>, now: number) => {
+    const app = requireApp(ctx.apps, 'tiktok');
+    const response = await ctx.http.send('tiktok', { method: 'POST', url: `${API}/v2/oauth/token/`, form: { client_key: app.clientId, client_secret: app.clientSecret, ...form } });
+    return tokenSet(tiktokOAuth(response), now);
+  };
+  return {
+    platform: 'tiktok',
+    connectors: [
+      {
+        flavour: 'tiktok',
+        authorizeUrl({ state, redirectUri }) {
+          const app = requireApp(ctx.apps, 'tiktok');
+          const url = new URL('https://www.tiktok.com/v2/auth/authorize/');
+          url.search = new URLSearchParams({ client_key: app.clientId, response_type: 'code', scope: scopesOf(TIKTOK_FEATURES).join(','), redirect_uri: redirectUri, state }).toString();
+          return ctx.http.browserUrl(url.toString());
+        },
+        async complete({ code, redirectUri, now }) {
+          const token = await tokenCall({ code, grant_type: 'authorization_code', redirect_uri: redirectUri }, now);
+          return { kind: 'account', account: { profile: await profile(ctx, token), token } };
+        },
+      },
+    ],
+    refresher: {
+      refresh: (credentials, now) => tokenCall({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken ?? '' }, now),
+    },
+    health: {
+      async inspect(credentials) {
+        // TikTok has no token introspection: a user-info read proves the token; the scopes are
+        // those of the last token answer.
+        await profile(ctx, { accessToken: credentials.accessToken, refreshToken: null, expiresAt: null, scopes: credentials.scopes });
+        return { valid: true, expiresAt: credentials.expiresAt, scopes: credentials.scopes };
+      },
+      features: () => TIKTOK_FEATURES,
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// TikTok direct posts pulled from URL (platforms.md §5.2–5.5): creator info first (the privacy
+// level and interaction settings must be ones the creator allows), then the init call, whose
+// publish_id is saved before anything else, then status checks until PUBLISH_COMPLETE. A resumed
+// attempt with a saved publish_id only checks status: it never initialises a second post.
+import { PlatformError } from '../errors.ts';
+import type { PlatformHttp } from '../http.ts';
+import { processingDelay, progressNumber, progressString, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { tiktokError, tiktokFailure, type TikTokEnvelope } from './publish-errors.ts';
+
+const API = 'https://open.tiktokapis.com';
+const MAX_CHECKS = 20;
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const flag = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
+
+function invalid(message: string): PlatformError {
+  return new PlatformError('invalid', message, { platform: 'tiktok' });
+}
+
+/** Checks the target's settings against creator_info (§5.2). */
+function checkCreator(data: Record<string, unknown>, options: Record<string, unknown>, photo: boolean): void {
+  const privacy = String(options.privacyLevel);
+  const allowed = strings(data.privacy_level_options);
+  if (!allowed.includes(privacy)) throw invalid(`privacyLevel ${privacy} is not one of this creator's options (${allowed.join(', ')})`);
+  const interactions: Array<[string, string]> = [['disableComment', 'comment_disabled'], ...(photo ? [] : ([['disableDuet', 'duet_disabled'], ['disableStitch', 'stitch_disabled']] as Array<[string, string]>))];
+  for (const [option, setting] of interactions) {
+    if (options[option] === false && data[setting] === true) throw invalid(`${option}: false is not possible, the creator has turned this interaction off in TikTok`);
+  }
+  if (options.brandContent === true && privacy === 'SELF_ONLY') throw invalid('brandContent cannot be posted with privacyLevel SELF_ONLY');
+}
+
+export function tiktokPublisher(http: PlatformHttp): Publisher {
+  return {
+    platform: 'tiktok',
+    async publish({ account, content, options, progress, save }: PublishRequest): Promise<PublishOutcome> {
+      const call = async (path: string, json?: unknown) => {
+        const res = await http.send('tiktok', { method: 'POST', url: `${API}${path}`, bearer: account.accessToken, json: json ?? {} });
+        const body = res.body as TikTokEnvelope;
+        if (res.status !== 200 || body.error?.code !== 'ok') throw tiktokError(res.status, res.body);
+        return body.data ?? {};
+      };
+      const photo = options.mediaType === 'image';
+      let publishId = progressString(progress, 'publishId');
+      if (!publishId) {
+        checkCreator(await call('/v2/post/publish/creator_info/query/'), options, photo);
+        const common = {
+          privacy_level: options.privacyLevel,
+          disable_comment: flag(options.disableComment, true),
+          brand_content_toggle: flag(options.brandContent, false),
+          brand_organic_toggle: flag(options.brandOrganic, false),
+        };
+        const urls = strings(options.mediaUrls);
+        const data = photo
+          ? await call('/v2/post/publish/content/init/', {
+              post_info: { ...common, title: String(options.title ?? ''), description: content, auto_add_music: flag(options.autoAddMusic, false) },
+              source_info: { source: 'PULL_FROM_URL', photo_images: urls, photo_cover_index: typeof options.photoCoverIndex === 'number' ? options.photoCoverIndex : 0 },
+              post_mode: 'DIRECT_POST',
+              media_type: 'PHOTO',
+            })
+          : await call('/v2/post/publish/video/init/', {
+              post_info: {
+                ...common,
+                title: content,
+                disable_duet: flag(options.disableDuet, true),
+                disable_stitch: flag(options.disableStitch, true),
+                ...(typeof options.videoCoverTimestampMs === 'number' ? { video_cover_timestamp_ms: options.videoCoverTimestampMs } : {}),
+                ...(typeof options.isAigc === 'boolean' ? { is_aigc: options.isAigc } : {}),
+              },
+              source_info: { source: 'PULL_FROM_URL', video_url: urls[0] ?? '' },
+            });
+        publishId = String(data.publish_id ?? '');
+        if (!publishId) throw new PlatformError('transient', 'TikTok answered without a publish_id', { platform: 'tiktok' });
+        await save({ publishId, checks: 0 });
+      }
+      const status = await call('/v2/post/publish/status/fetch/', { publish_id: publishId });
+      switch (status.status) {
+        case 'PUBLISH_COMPLETE':
+        case 'SEND_TO_USER_INBOX': {
+          // Public ids are int64s: the HTTP client reads them as strings (see publishers.ts).
+          const [postId] = Array.isArray(status.publicaly_available_post_id) ? status.publicaly_available_post_id.map(String) : [];
+          if (!postId) return { status: 'published', platformPostId: publishId, url: null };
+          const handle = account.username ? `@${account.username}` : '@';
+          return { status: 'published', platformPostId: postId, url: `https://www.tiktok.com/${handle}/${photo ? 'photo' : 'video'}/${postId}` };
+        }
+        case 'FAILED':
+          // Nothing was posted: a retry starts a new publish rather than re-reading this one.
+          await save({});
+          throw tiktokFailure(String(status.fail_reason ?? ''));
+        default: {
+          const checks = progressNumber(progress, 'checks');
+          if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'TikTok did not finish processing in time', { platform: 'tiktok' });
+          await save({ publishId, checks: checks + 1 });
+          return { status: 'processing', checkAfterMs: processingDelay(checks) };
+        }
+      }
+    },
+  };
+}

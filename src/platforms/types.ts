@@ -1,0 +1,142 @@
+// What a platform adapter can do, as separate small capability interfaces. An adapter is a bag of
+// the capabilities its platform offers (see registry.ts); a missing capability means the
+// platform does not offer the feature (the API answers 400 not_supported). Adapters are pure
+// platform knowledge: they take credentials and inputs, call the platform through PlatformHttp,
+// and throw PlatformError; they never touch the database, the environment or the clock beyond
+// the `now` they are given, and never sleep or retry.
+import type { Platform } from '../modules/accounts/schemas.ts';
+
+export type { Platform };
+
+/** Tokens as the platform gave them, with times turned into epoch milliseconds. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  /** null: the token does not expire (Facebook Page tokens, reddit has none without refresh). */
+  expiresAt: number | null;
+  /** The permissions granted, as the platform names them. */
+  scopes: string[];
+}
+
+/** Who the connected account is on the platform. */
+export interface PlatformProfile {
+  platformUserId: string;
+  username: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  /** Platform details later calls need (login flavour, Page id, business account id …). */
+  metadata: Record<string, unknown>;
+}
+
+export interface ConnectedAccount {
+  profile: PlatformProfile;
+  token: TokenSet;
+}
+
+/** One thing the person may pick when a consent yields several (a Facebook Page …). */
+export interface ConnectOption {
+  id: string;
+  name: string;
+  /** What the option is: `page`, `instagram_account`. */
+  kind: string;
+  username?: string | null;
+  pictureUrl?: string | null;
+}
+
+/** The result of an OAuth callback: one account, or a choice to make first. */
+export type ConnectOutcome =
+  | { kind: 'account'; account: ConnectedAccount }
+  | { kind: 'choices'; userToken: TokenSet; options: ConnectOption[] };
+
+/** The stored credentials of a connected account, as adapters receive them. */
+export interface AccountCredentials {
+  platformUserId: string;
+  accessToken: string;
+  refreshToken: string | null;
+  /** When the access token expires, as last stored; null: it does not. */
+  expiresAt: number | null;
+  scopes: string[];
+  metadata: Record<string, unknown>;
+}
+
+/** A string detail of an account's metadata ('' when absent). */
+export function metaString(metadata: Record<string, unknown>, key: string): string {
+  const value = metadata[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/** OAuth connect: the authorize URL and what the callback's code turns into. */
+export interface OAuthConnector {
+  /** The login flavour (`instagram` has `instagram` and `facebook`); stored in account metadata. */
+  readonly flavour: string;
+  /** The URL the person's browser is sent to (already rewritten onto the sandbox if any). */
+  authorizeUrl(input: { state: string; redirectUri: string }): string;
+  /** Code exchange, long-lived upgrade where the platform has one, and the profile. */
+  complete(input: { code: string; redirectUri: string; now: number }): Promise<ConnectOutcome>;
+}
+
+/** Turns options of a pending connection into accounts, with the user token kept for it. */
+export interface ChoiceResolver {
+  resolve(input: { userToken: string; optionIds: string[]; now: number }): Promise<ConnectedAccount[]>;
+}
+
+/** Refreshes a token before it expires (TikTok, reddit, Instagram Login, Threads). */
+export interface TokenRefresher {
+  refresh(credentials: AccountCredentials, now: number): Promise<TokenSet>;
+}
+
+/** The platform's own view of a token. */
+export interface TokenInspection {
+  valid: boolean;
+  expiresAt: number | null;
+  /** Granted permissions, as the platform reports them now. */
+  scopes: string[];
+}
+
+export interface HealthChecker {
+  inspect(credentials: AccountCredentials, now: number): Promise<TokenInspection>;
+  /** Feature → the permissions it needs; what is not granted becomes missingPermissions. */
+  features(credentials: AccountCredentials): Record<string, string[]>;
+}
+
+export interface PublishingLimit {
+  used: number;
+  allowed: number;
+  windowHours: number;
+}
+
+export interface PublishingLimitReader {
+  publishingLimit(credentials: AccountCredentials): Promise<PublishingLimit>;
+}
+
+/** Where platforms send webhooks: our callback and the token its handshake must echo. */
+export interface WebhookCallback {
+  url: string;
+  verifyToken: string;
+}
+
+export interface SubscriptionResult {
+  /** The fields the account is now subscribed to. */
+  fields: string[];
+  /** True when the app-level subscription (`/{app-id}/subscriptions`) had to be created or extended. */
+  appSubscriptionUpdated: boolean;
+}
+
+export interface WebhookSubscriber {
+  subscribe(credentials: AccountCredentials, callback: WebhookCallback): Promise<SubscriptionResult>;
+}
+
+/**
+ * Everything one platform offers. Publishing, comments, messages … are added as further
+ * capabilities (a `publisher` etc.) by the modules that need them.
+ */
+export interface PlatformAdapter {
+  platform: Platform;
+  /** Connect flows by flavour; the first is the default. */
+  connectors: OAuthConnector[];
+  choices?: ChoiceResolver;
+  refresher?: TokenRefresher;
+  health?: HealthChecker;
+  limits?: PublishingLimitReader;
+  webhooks?: WebhookSubscriber;
+}

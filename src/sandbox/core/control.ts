@@ -1,0 +1,171 @@
+// The control API under `{base}/_sandbox/…` (JSON): what tests and users drive scenarios with.
+// Every route calls a SandboxState function of the same meaning, so in-process tests can call
+// the functions directly instead.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { OAUTH_PLATFORMS, type ConsentChoice, type OAuthPlatform, type RevokeReason } from './model.ts';
+import type { FaultInput } from './faults.ts';
+import type { SettingsPatch } from './settings.ts';
+import type { SandboxState } from './state.ts';
+import { notify } from '../webhooks/deliver.ts';
+import { registerWhatsAppControl } from '../whatsapp/control.ts';
+import { registerAdsControl } from '../ads/control.ts';
+import { registerMetaControl } from '../meta/control.ts';
+
+export class ControlError extends Error {
+  readonly statusCode = 400;
+}
+
+type Json = Record<string, unknown>;
+
+const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
+
+function required(body: Json, key: string): string {
+  const value = body[key];
+  if (typeof value !== 'string' || !value) throw new ControlError(`${key}: required`);
+  return value;
+}
+
+function platform(body: Json): OAuthPlatform {
+  const value = required(body, 'platform');
+  if (!OAUTH_PLATFORMS.includes(value as OAuthPlatform)) throw new ControlError(`platform: one of ${OAUTH_PLATFORMS.join(', ')}`);
+  return value as OAuthPlatform;
+}
+
+export function registerControl(app: FastifyInstance, state: SandboxState): void {
+  const ok = (reply: FastifyReply, value: unknown) => reply.send(value ?? { ok: true });
+
+  app.get('/_sandbox', () => ({
+    clock: clockReport(state),
+    settings: state.settings,
+    apps: [...state.apps.values()].map((a) => ({ ...a, clientSecret: a.clientSecret ? '***' : null })),
+    people: people(state),
+    tokens: state.tokens.size,
+  }));
+  app.post('/_sandbox/reset', (_req, reply) => {
+    state.reset();
+    return ok(reply, { ok: true });
+  });
+  app.get('/_sandbox/people', () => people(state));
+  app.post('/_sandbox/seed', (req) => seed(state, obj(req.body)));
+  app.post('/_sandbox/apps', (req) => {
+    const body = obj(req.body);
+    return state.configureApp({
+      platform: platform(body),
+      clientId: required(body, 'clientId'),
+      clientSecret: typeof body.clientSecret === 'string' ? body.clientSecret : undefined,
+      redirectUris: Array.isArray(body.redirectUris) ? body.redirectUris.map(String) : undefined,
+      audited: body.audited === true,
+    });
+  });
+  app.post('/_sandbox/consent', (req, reply) => {
+    const body = obj(req.body);
+    const decision = body.decision === 'deny' ? 'deny' : 'allow';
+    const choice: ConsentChoice = {
+      decision,
+      subjectId: typeof body.subjectId === 'string' ? body.subjectId : undefined,
+      scopes: Array.isArray(body.scopes) ? body.scopes.map(String) : undefined,
+      pageIds: Array.isArray(body.pageIds) ? body.pageIds.map(String) : undefined,
+    };
+    state.setNextConsent(platform(body), choice);
+    return ok(reply, { ok: true });
+  });
+  app.post('/_sandbox/tokens/expire', (req) => summary(guard(() => state.expireToken(required(obj(req.body), 'token')))));
+  app.post('/_sandbox/tokens/revoke', (req) => {
+    const body = obj(req.body);
+    const reason = (['logout', 'deauthorized', 'password_changed'] as const).find((r) => r === body.reason) ?? 'logout';
+    return summary(guard(() => state.revokeToken(required(body, 'token'), reason satisfies RevokeReason)));
+  });
+  app.get('/_sandbox/faults', () => ({ faults: state.faults.list() }));
+  app.post('/_sandbox/faults', (req) => {
+    const body = obj(req.body) as unknown as FaultInput;
+    if (!['error', 'server_error', 'rate_limit', 'delay'].includes(body.kind)) throw new ControlError('kind: one of error, server_error, rate_limit, delay');
+    return state.faults.add(body);
+  });
+  app.delete('/_sandbox/faults', (_req, reply) => {
+    state.faults.clear();
+    return ok(reply, { ok: true });
+  });
+  app.get('/_sandbox/settings', () => state.settings);
+  app.patch('/_sandbox/settings', (req) => guard(() => state.updateSettings(obj(req.body) as SettingsPatch)));
+  app.get('/_sandbox/clock', () => clockReport(state));
+  app.post('/_sandbox/clock/advance', (req) => {
+    const body = obj(req.body);
+    const ms = typeof body.ms === 'number' ? body.ms : typeof body.seconds === 'number' ? body.seconds * 1000 : NaN;
+    guard(() => state.clock.advance(ms));
+    return clockReport(state);
+  });
+  app.get('/_sandbox/requests', (req) => {
+    const q = obj(req.query);
+    const str = (k: string) => (typeof q[k] === 'string' ? q[k] : undefined);
+    return { requests: state.journal.list({ host: str('host'), method: str('method'), path: str('path'), after: str('after') ? Number(str('after')) : undefined }) };
+  });
+  app.delete('/_sandbox/requests', (_req, reply) => {
+    state.journal.clear();
+    return ok(reply, { ok: true });
+  });
+  app.get('/_sandbox/webhooks', () => ({ subscriptions: [...state.webhooks.subscriptions.values()], deliveries: state.webhooks.deliveries }));
+  app.post('/_sandbox/webhooks/notify', async (req) => {
+    const body = obj(req.body);
+    const statuses = await notify(state, required(body, 'appId'), { object: required(body, 'object'), entry: Array.isArray(body.entry) ? body.entry : [] });
+    return { statuses };
+  });
+  app.post('/_sandbox/idle', async () => {
+    await state.idle();
+    return { ok: true };
+  });
+  registerWhatsAppControl(app, state);
+  registerAdsControl(app, state);
+  registerMetaControl(app, state);
+}
+
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw new ControlError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function summary(token: { platform: string; type: string; expiresAt: number | null; revoked: string | null }) {
+  return { platform: token.platform, type: token.type, expiresAt: token.expiresAt, revoked: token.revoked };
+}
+
+function clockReport(state: SandboxState) {
+  const now = state.clock.now();
+  return { now, iso: new Date(now).toISOString(), offsetMs: state.clock.offset() };
+}
+
+function people(state: SandboxState) {
+  const p = state.people;
+  return {
+    facebook: [...p.facebookUsers.values()].map((u) => ({ ...u, pages: u.pageIds.map((id) => p.pages.get(id)) })),
+    instagram: [...p.instagramAccounts.values()],
+    threads: [...p.threadsUsers.values()],
+    tiktok: [...p.tiktokCreators.values()],
+    reddit: { users: [...p.redditUsers.values()], subreddits: [...p.subreddits.values()] },
+  };
+}
+
+function seed(state: SandboxState, body: Json) {
+  const reddit = obj(body.reddit);
+  return {
+    facebook: list(body.facebook).map((u) =>
+      state.addFacebookUser({
+        name: typeof u.name === 'string' ? u.name : undefined,
+        email: typeof u.email === 'string' ? u.email : undefined,
+        pages: list(u.pages),
+      }),
+    ),
+    instagram: list(body.instagram).map((a) => state.addInstagramAccount(a)),
+    threads: list(body.threads).map((u) => state.addThreadsUser(u)),
+    tiktok: list(body.tiktok).map((c) => state.addTikTokCreator(c)),
+    reddit: {
+      users: list(reddit.users).map((u) => state.addRedditUser(u)),
+      subreddits: list(reddit.subreddits).map((s) => {
+        if (typeof s.name !== 'string' || !s.name) throw new ControlError('reddit.subreddits[].name: required');
+        return state.addSubreddit({ ...s, name: s.name });
+      }),
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Deterministic ids and secrets: given the same seed and the same sequence of calls, the sandbox
+// hands out the same ids and tokens (issue 3, point 9), so test failures replay exactly.
+import { createHash } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+export class IdGenerator {
+  #seed: string;
+  #counters = new Map<string, number>();
+
+  constructor(seed: string) {
+    this.#seed = seed;
+  }
+
+  /** The next value of a named counter (1, 2, 3 …). */
+  next(kind: string): number {
+    const n = (this.#counters.get(kind) ?? 0) + 1;
+    this.#counters.set(kind, n);
+    return n;
+  }
+
+  /** A numeric id shaped like the platform's: a fixed prefix, then digits up to `length`. */
+  numeric(kind: string, prefix: string, length: number): string {
+    const n = String(this.next(kind));
+    const middle = this.#digits(kind, length - prefix.length - n.length);
+    return prefix + middle + n;
+  }
+
+  /** An opaque random-looking string (tokens, codes, trace ids), stable for a seed. */
+  opaque(kind: string, length: number, alphabet: 'base62' | 'base36' | 'hex' = 'base62'): string {
+    const n = this.next(kind);
+    const chars = alphabet === 'base62' ? BASE62 : alphabet === 'base36' ? BASE36 : '0123456789abcdef';
+    let out = '';
+    let round = 0;
+    while (out.length < length) {
+      const digest = createHash('sha256').update(`${this.#seed}:${kind}:${n}:${round++}`).digest();
+      for (const byte of digest) {
+        if (out.length >= length) break;
+        out += chars[byte % chars.length];
+      }
+    }
+    return out;
+  }
+
+  /** reddit-style base36 id (`abc123`) from a counter. */
+  base36(kind: string, offset = 0): string {
+    return (this.next(kind) + offset).toString(36);
+  }
+
+  #digits(kind: string, count: number): string {
+    if (count <= 0) return '';
+    const digest = createHash('sha256').update(`${this.#seed}:digits:${kind}`).digest();
+    let out = '';
+    for (let i = 0; out.length < count; i++) out += String((digest[i % digest.length] ?? 0) % 10);
+    return out;
+  }
+}

@@ -1,0 +1,173 @@
+// The records the sandbox keeps in memory. Platform-specific stores (Threads containers, TikTok
+// publishes, reddit things) live beside their platform; these are the shared ones: apps, people,
+// authorization codes and tokens.
+
+/** The OAuth flavours the sandbox serves; `instagram` is Instagram Login (platforms.md §2.2). */
+export type OAuthPlatform = 'facebook' | 'instagram' | 'threads' | 'tiktok' | 'reddit';
+export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = ['facebook', 'instagram', 'threads', 'tiktok', 'reddit'];
+
+export interface AppRecord {
+  platform: OAuthPlatform;
+  clientId: string;
+  /** null: not configured; the first secret presented at a code exchange is bound to the app. */
+  clientSecret: string | null;
+  /** null: any redirect_uri; the one given at authorize time must still match at exchange. */
+  redirectUris: string[] | null;
+  name: string;
+  /** TikTok: audited clients may post publicly (platforms.md §5.3). */
+  audited: boolean;
+}
+
+export interface FacebookUser {
+  id: string;
+  name: string;
+  email: string;
+  pageIds: string[];
+}
+
+export interface FacebookPage {
+  id: string;
+  name: string;
+  category: string;
+  /** The tasks the sandbox user holds on the Page (platforms.md §1.5). */
+  tasks: string[];
+  instagramAccountId: string | null;
+}
+
+export interface InstagramAccount {
+  id: string;
+  username: string;
+  name: string;
+  accountType: 'BUSINESS' | 'MEDIA_CREATOR';
+  pageId: string | null;
+  biography: string;
+  followersCount: number;
+  followsCount: number;
+  mediaCount: number;
+  profilePictureUrl: string;
+}
+
+export interface ThreadsUser {
+  id: string;
+  username: string;
+  name: string;
+  biography: string;
+  profilePictureUrl: string;
+  followersCount: number;
+}
+
+export type TikTokPrivacyLevel = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+export interface TikTokCreator {
+  id: string;
+  openId: string;
+  unionId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string;
+  bio: string;
+  isVerified: boolean;
+  followerCount: number;
+  followingCount: number;
+  likesCount: number;
+  videoCount: number;
+  privacyLevelOptions: TikTokPrivacyLevel[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxVideoPostDurationSec: number;
+  /** A private account; unaudited clients may post only SELF_ONLY, to a private account (§12). */
+  privateAccount: boolean;
+  /** When set, creator_info and init answer this error (§5.2). */
+  postingBlocked: null | 'spam_risk_too_many_posts' | 'spam_risk_user_banned_from_posting' | 'reached_active_user_cap';
+}
+
+export interface RedditUser {
+  id: string;
+  name: string;
+  createdUtc: number;
+  linkKarma: number;
+  commentKarma: number;
+  iconImg: string;
+}
+
+export interface RedditFlair {
+  id: string;
+  text: string;
+  textEditable: boolean;
+  modOnly: boolean;
+}
+
+export interface Subreddit {
+  id: string;
+  name: string;
+  title: string;
+  /** `any`, or only self posts, or only links (SUBMIT NO_SELFS / NO_LINKS). */
+  submissionType: 'any' | 'self' | 'link';
+  flairs: RedditFlair[];
+  flairRequired: boolean;
+}
+
+export type RevokeReason = 'logout' | 'deauthorized' | 'password_changed';
+
+export interface TokenRecord {
+  value: string;
+  platform: OAuthPlatform;
+  /** `page`: a Facebook Page token; `app`: an app token; `refresh`: a refresh token. */
+  type: 'user' | 'page' | 'app' | 'refresh';
+  clientId: string;
+  /** The person (or Page, for page tokens) the token acts as. */
+  subjectId: string;
+  /** For page tokens, the Facebook user who granted it. */
+  userId: string;
+  scopes: string[];
+  declined: string[];
+  /** Facebook: the Pages granted at consent (granular scopes' target_ids). */
+  pageIds: string[];
+  issuedAt: number;
+  expiresAt: number | null;
+  longLived: boolean;
+  revoked: RevokeReason | null;
+  /** The other half of an access/refresh pair (TikTok, reddit). */
+  pairedWith: string | null;
+}
+
+export interface AuthorizationCode {
+  code: string;
+  platform: OAuthPlatform;
+  clientId: string;
+  redirectUri: string;
+  subjectId: string;
+  scopes: string[];
+  declined: string[];
+  pageIds: string[];
+  issuedAt: number;
+  expiresAt: number;
+  used: boolean;
+  /** reddit `duration=permanent` gives a refresh token. */
+  permanent: boolean;
+  codeChallenge: string | null;
+}
+
+export interface ConsentChoice {
+  decision: 'allow' | 'deny';
+  /** Which sandbox person consents; default: the first of the platform. */
+  subjectId?: string | undefined;
+  /** Scopes granted; default: all asked. The others are declined. */
+  scopes?: string[] | undefined;
+  /** Facebook: the Pages granted; default: all of the user's. */
+  pageIds?: string[] | undefined;
+}
+
+/** An authorize request shown on a consent page, waiting for Allow or Cancel. */
+export interface PendingAuthorization {
+  id: string;
+  platform: OAuthPlatform;
+  clientId: string;
+  redirectUri: string;
+  state: string | null;
+  scopes: string[];
+  permanent: boolean;
+  codeChallenge: string | null;
+  createdAt: number;
+}

@@ -1,0 +1,345 @@
+// SandboxState: everything the simulated platforms know, in memory, plus the functions the
+// control API exposes (seed, consent, expire/revoke, faults, settings, journal, clock, reset).
+// Handlers close over one instance; reset() clears it in place so they keep working.
+import { createSandboxClock, type SandboxClock } from './clock.ts';
+import { FaultBook } from './faults.ts';
+import { IdGenerator } from './ids.ts';
+import { Journal } from './journal.ts';
+import type {
+  AppRecord,
+  AuthorizationCode,
+  ConsentChoice,
+  FacebookPage,
+  FacebookUser,
+  InstagramAccount,
+  OAuthPlatform,
+  PendingAuthorization,
+  RedditUser,
+  RevokeReason,
+  Subreddit,
+  ThreadsUser,
+  TikTokCreator,
+  TokenRecord,
+} from './model.ts';
+import { applySettings, defaultSettings, type SandboxSettings, type SettingsPatch } from './settings.ts';
+import { People } from './people.ts';
+import { seedDefaults } from './seed.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { ThreadsStore } from '../threads/store.ts';
+import { TikTokStore } from '../tiktok/store.ts';
+import { RedditStore } from '../reddit/store.ts';
+import { WebhookRegistry } from '../webhooks/registry.ts';
+import { SandboxTimers } from './timers.ts';
+import { WhatsAppStore } from '../whatsapp/store.ts';
+import { addPhoneNumber, addWhatsAppBusiness, seedWhatsApp, type PhoneNumberInput, type WabaInput } from '../whatsapp/seed.ts';
+import { receiveMessage, type InboundInput } from '../whatsapp/inbound.ts';
+import { decideTemplate } from '../whatsapp/templates.ts';
+import type { TemplateStatus } from '../whatsapp/store.ts';
+import { AdsStore } from '../ads/store.ts';
+import { addAdAccount, seedAds, type AdAccountInput } from '../ads/seed.ts';
+import { MetaStore } from '../meta/store.ts';
+import * as metaPeople from '../meta/simulate.ts';
+
+export interface AppConfig {
+  platform: OAuthPlatform;
+  clientId: string;
+  clientSecret?: string | undefined;
+  redirectUris?: string[] | undefined;
+  name?: string | undefined;
+  audited?: boolean | undefined;
+}
+
+export interface SandboxStateOptions {
+  /** Seed for deterministic ids and tokens (default `sandbox`). */
+  seed?: string | undefined;
+  /** Apps with a fixed client id/secret pair; others are accepted as first presented. */
+  apps?: AppConfig[] | undefined;
+  /** Seed one ready user per platform (default true). */
+  defaultSeed?: boolean | undefined;
+  settings?: SettingsPatch | undefined;
+  /** The real-time base of the sandbox clock (tests may pass their own). */
+  clock?: Clock | undefined;
+}
+
+export class SandboxState {
+  readonly clock: SandboxClock;
+  readonly faults = new FaultBook();
+  readonly journal = new Journal();
+  readonly options: SandboxStateOptions;
+  ids: IdGenerator;
+  settings: SandboxSettings;
+  people: People;
+  apps = new Map<string, AppRecord>();
+  codes = new Map<string, AuthorizationCode>();
+  tokens = new Map<string, TokenRecord>();
+  consent = new Map<OAuthPlatform, ConsentChoice[]>();
+  /** Authorize requests waiting on their consent page's answer, by request id. */
+  authorizations = new Map<string, PendingAuthorization>();
+  threads: ThreadsStore;
+  tiktok: TikTokStore;
+  reddit: RedditStore;
+  webhooks: WebhookRegistry;
+  /** Facebook Pages, Instagram and messaging objects (the Meta piece). */
+  meta: MetaStore;
+  /** Events due at a moment of sandbox time (WhatsApp statuses, template reviews). */
+  readonly timers: SandboxTimers;
+  whatsapp: WhatsAppStore;
+  ads: AdsStore;
+  #pending = new Set<Promise<unknown>>();
+
+  constructor(options: SandboxStateOptions = {}) {
+    this.options = options;
+    this.clock = createSandboxClock(options.clock);
+    this.ids = new IdGenerator(options.seed ?? 'sandbox');
+    this.settings = defaultSettings();
+    this.people = new People(this.ids);
+    this.threads = new ThreadsStore();
+    this.tiktok = new TikTokStore();
+    this.reddit = new RedditStore();
+    this.webhooks = new WebhookRegistry();
+    this.meta = new MetaStore();
+    this.timers = new SandboxTimers(this.clock);
+    this.whatsapp = new WhatsAppStore();
+    this.ads = new AdsStore();
+    this.#init();
+  }
+
+  #init(): void {
+    if (this.options.settings) applySettings(this.settings, this.options.settings);
+    for (const app of this.options.apps ?? []) this.configureApp(app);
+    if (this.options.defaultSeed !== false) seedDefaults(this);
+    if (this.options.defaultSeed !== false) seedWhatsApp(this);
+    if (this.options.defaultSeed !== false) seedAds(this);
+  }
+
+  /** Forgets everything but the constructor's options, then seeds again. */
+  reset(): void {
+    this.ids = new IdGenerator(this.options.seed ?? 'sandbox');
+    this.settings = defaultSettings();
+    this.people = new People(this.ids);
+    this.apps.clear();
+    this.codes.clear();
+    this.tokens.clear();
+    this.consent.clear();
+    this.authorizations.clear();
+    this.faults.clear();
+    this.journal.clear();
+    this.threads = new ThreadsStore();
+    this.tiktok = new TikTokStore();
+    this.reddit = new RedditStore();
+    this.webhooks = new WebhookRegistry();
+    this.meta = new MetaStore();
+    this.timers.clear();
+    this.whatsapp = new WhatsAppStore();
+    this.ads = new AdsStore();
+    this.#init();
+  }
+
+  updateSettings(patch: SettingsPatch): SandboxSettings {
+    applySettings(this.settings, patch);
+    return this.settings;
+  }
+
+  // ── apps ──────────────────────────────────────────────────────────────────────────────
+  configureApp(config: AppConfig): AppRecord {
+    const app: AppRecord = {
+      platform: config.platform,
+      clientId: config.clientId,
+      clientSecret: config.clientSecret ?? null,
+      redirectUris: config.redirectUris ?? null,
+      name: config.name ?? `Sandbox ${config.platform} app`,
+      audited: config.audited ?? false,
+    };
+    this.apps.set(appKey(config.platform, config.clientId), app);
+    return app;
+  }
+
+  /** The app for a client id, created unconfigured on first sight (authorize time). */
+  app(platform: OAuthPlatform, clientId: string): AppRecord {
+    return this.apps.get(appKey(platform, clientId)) ?? this.configureApp({ platform, clientId });
+  }
+
+  findApp(platform: OAuthPlatform, clientId: string): AppRecord | undefined {
+    return this.apps.get(appKey(platform, clientId));
+  }
+
+  /** Checks a presented secret; an unconfigured app takes the first one it is shown. */
+  checkSecret(app: AppRecord, secret: string): boolean {
+    if (app.clientSecret === null) {
+      app.clientSecret = secret;
+      return true;
+    }
+    return app.clientSecret === secret;
+  }
+
+  // ── consent ───────────────────────────────────────────────────────────────────────────
+  /** The next authorize request of the platform completes at once with this choice. */
+  setNextConsent(platform: OAuthPlatform, choice: ConsentChoice): void {
+    const queue = this.consent.get(platform) ?? [];
+    queue.push(choice);
+    this.consent.set(platform, queue);
+  }
+
+  takeConsent(platform: OAuthPlatform): ConsentChoice | undefined {
+    return this.consent.get(platform)?.shift();
+  }
+
+  // ── codes and tokens ──────────────────────────────────────────────────────────────────
+  issueCode(input: Omit<AuthorizationCode, 'code' | 'issuedAt' | 'expiresAt' | 'used'> & { ttlSeconds: number; code?: string }): AuthorizationCode {
+    const now = this.clock.now();
+    const code: AuthorizationCode = {
+      ...input,
+      code: input.code ?? this.ids.opaque('code', 48),
+      issuedAt: now,
+      expiresAt: now + input.ttlSeconds * 1000,
+      used: false,
+    };
+    this.codes.set(code.code, code);
+    return code;
+  }
+
+  issueToken(input: Omit<TokenRecord, 'issuedAt' | 'revoked' | 'pairedWith' | 'expiresAt'> & { ttlSeconds: number | null; pairedWith?: string | null }): TokenRecord {
+    const now = this.clock.now();
+    const token: TokenRecord = {
+      ...input,
+      issuedAt: now,
+      expiresAt: input.ttlSeconds === null ? null : now + input.ttlSeconds * 1000,
+      revoked: null,
+      pairedWith: input.pairedWith ?? null,
+    };
+    this.tokens.set(token.value, token);
+    return token;
+  }
+
+  token(value: string): TokenRecord | undefined {
+    return this.tokens.get(value);
+  }
+
+  isExpired(token: TokenRecord): boolean {
+    return token.expiresAt !== null && token.expiresAt <= this.clock.now();
+  }
+
+  /** Makes a token expired now (and its paired refresh token stays as it was). */
+  expireToken(value: string): TokenRecord {
+    const token = this.#mustToken(value);
+    token.expiresAt = this.clock.now() - 1000;
+    return token;
+  }
+
+  /**
+   * Revokes a token. `logout` invalidates the one token (Graph 190/467); `deauthorized` and
+   * `password_changed` invalidate every token the person gave the app (190/458, 190/460).
+   */
+  revokeToken(value: string, reason: RevokeReason = 'logout'): TokenRecord {
+    const token = this.#mustToken(value);
+    token.revoked = reason;
+    if (token.pairedWith) {
+      const paired = this.tokens.get(token.pairedWith);
+      if (paired) paired.revoked = reason;
+    }
+    if (reason !== 'logout') {
+      for (const other of this.tokens.values()) {
+        if (other.platform === token.platform && other.clientId === token.clientId && other.userId === token.userId) other.revoked = reason;
+      }
+    }
+    return token;
+  }
+
+  #mustToken(value: string): TokenRecord {
+    const token = this.tokens.get(value);
+    if (!token) throw new Error('no such token');
+    return token;
+  }
+
+  // ── people (seeding) ──────────────────────────────────────────────────────────────────
+  addFacebookUser(input: Parameters<People['addFacebookUser']>[0] = {}): { user: FacebookUser; pages: FacebookPage[]; instagram: InstagramAccount[] } {
+    return this.people.addFacebookUser(input);
+  }
+  addInstagramAccount(input: Parameters<People['addInstagramAccount']>[0] = {}): InstagramAccount {
+    return this.people.addInstagramAccount(input);
+  }
+  addThreadsUser(input: Partial<Omit<ThreadsUser, 'id'>> = {}): ThreadsUser {
+    return this.people.addThreadsUser(input);
+  }
+  addTikTokCreator(input: Partial<Omit<TikTokCreator, 'id' | 'openId' | 'unionId'>> = {}): TikTokCreator {
+    return this.people.addTikTokCreator(input);
+  }
+  addRedditUser(input: Partial<Omit<RedditUser, 'id'>> = {}): RedditUser {
+    return this.people.addRedditUser(input);
+  }
+  addSubreddit(input: Parameters<People['addSubreddit']>[0]): Subreddit {
+    return this.people.addSubreddit(input);
+  }
+
+  // ── WhatsApp and ads (whatsapp/seed.ts, ads/seed.ts) ──────────────────────────────────
+  addWhatsAppBusiness(input: WabaInput = {}): ReturnType<typeof addWhatsAppBusiness> {
+    return addWhatsAppBusiness(this, input);
+  }
+  addWhatsAppPhoneNumber(wabaId: string, input: PhoneNumberInput = {}): ReturnType<typeof addPhoneNumber> {
+    return addPhoneNumber(this, wabaId, input);
+  }
+  addAdAccount(input: AdAccountInput = {}): ReturnType<typeof addAdAccount> {
+    return addAdAccount(this, input);
+  }
+  /** A person writes to a business number: opens the 24 h window, sends the `messages` webhook. */
+  whatsappInbound(input: InboundInput): ReturnType<typeof receiveMessage> {
+    return receiveMessage(this, input);
+  }
+  /** Decides a template review now (APPROVED, REJECTED, PAUSED, DISABLED …), with its webhook. */
+  reviewTemplate(templateId: string, status: TemplateStatus, reason?: string): ReturnType<typeof decideTemplate> {
+    return decideTemplate(this, templateId, status, reason, false);
+  }
+
+  // ── Pages and Instagram: what people do (meta/simulate.ts) ───────────────────────────────
+  /** A person comments on a Page post or comment, or on Instagram media (webhook `feed`/`comments`). */
+  personComment(input: metaPeople.CommentInput): { id: string } {
+    return metaPeople.personComment(this, input);
+  }
+  /** A person @mentions the account in a caption or comment, or photo-tags it (webhook `mentions`). */
+  personMention(input: Parameters<typeof metaPeople.personMention>[1]): { mediaId: string; commentId: string | null } {
+    return metaPeople.personMention(this, input);
+  }
+  /** A person sends a DM to a Page or Instagram account: opens the 24-hour window (webhook `messages`). */
+  personMessage(input: Parameters<typeof metaPeople.personMessage>[1]): { senderId: string; mid: string } {
+    return metaPeople.personMessage(this, input);
+  }
+  /** A person reacts to a message (`mid`) or a Page post (`postId`). */
+  personReact(input: metaPeople.ReactInput): { ok: true } {
+    return metaPeople.personReact(this, input);
+  }
+  /** A person reads the conversation (Messenger `message_reads`, Instagram `messaging_seen`). */
+  personRead(input: Parameters<typeof metaPeople.personRead>[1]): { watermark: number; mid: string | null } {
+    return metaPeople.personRead(this, input);
+  }
+  /** A person presses a postback button (webhook `messaging_postbacks`). */
+  personPress(input: Parameters<typeof metaPeople.personPress>[1]): { senderId: string } {
+    return metaPeople.personPress(this, input);
+  }
+  setFollowers(accountId: string, count: number): void {
+    metaPeople.setFollowers(this, accountId, count);
+  }
+  setPageTasks(pageId: string, tasks: string[]): void {
+    metaPeople.setPageTasks(this, pageId, tasks);
+  }
+
+  // ── background work ───────────────────────────────────────────────────────────────────
+  /** Keeps track of background work (media downloads, webhook sends) so tests can await it. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    const tracked = promise.finally(() => this.#pending.delete(tracked));
+    this.#pending.add(tracked);
+    return tracked;
+  }
+
+  /** Resolves when no background work is left. */
+  async idle(): Promise<void> {
+    while (this.#pending.size) await Promise.allSettled([...this.#pending]);
+  }
+
+  traceId(): string {
+    return this.ids.opaque('trace', 27);
+  }
+}
+
+function appKey(platform: OAuthPlatform, clientId: string): string {
+  return `${platform}:${clientId}`;
+}

@@ -1,0 +1,168 @@
+// Threads Graph nodes (platforms.md §4.2–4.5): the user (`me`, its `threads`, `threads_publish`,
+// `threads_publishing_limit` and `replies` edges), containers (status), and published media
+// (fields, delete, `replies`, `conversation`, `manage_reply`).
+import type { ThreadsUser } from '../core/model.ts';
+import type { RouteContext } from '../core/router.ts';
+import type { SandboxState } from '../core/state.ts';
+import { requireScopes } from '../meta/auth.ts';
+import { parseFields, selectFields } from '../meta/fields.ts';
+import { graphError, unsupportedRequest } from '../meta/graph-error.ts';
+import { defineNode } from '../meta/nodes.ts';
+import { pageOf } from '../meta/paging.ts';
+import { bool, str, type GraphInput } from '../meta/params.ts';
+import { containerStatus, createContainer } from './containers.ts';
+import { threadsToken } from './login.ts';
+import { publishContainer, publishingLimit } from './publish.ts';
+import { usage, type ThreadsContainer, type ThreadsPost } from './store.ts';
+
+const MEDIA_DEFAULTS = ['id'];
+
+function ownUser(ctx: RouteContext, input: GraphInput, user: ThreadsUser, edge: string) {
+  const token = threadsToken(ctx, input);
+  if (token.subjectId !== user.id) throw unsupportedRequest(ctx.method, `${user.id}/${edge}`);
+  return token;
+}
+
+export const threadsUserNode = defineNode<ThreadsUser>({
+  type: 'ThreadsUser',
+  find: (state, id) => state.people.threadsUsers.get(id),
+  get({ ctx, input, node }) {
+    const token = threadsToken(ctx, input);
+    requireScopes(token, ['threads_basic'], 10);
+    return selectFields(
+      'ThreadsUser',
+      {
+        id: () => node.id,
+        username: () => node.username,
+        name: () => node.name,
+        threads_profile_picture_url: () => node.profilePictureUrl,
+        threads_biography: () => node.biography,
+        is_verified: () => false,
+      },
+      parseFields(str(input, 'fields')),
+      ['id'],
+    );
+  },
+  edges: {
+    threads: {
+      post: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads'), createContainer(ctx, input, node)),
+      get({ ctx, input, node }) {
+        ownUser(ctx, input, node, 'threads');
+        const posts = newestFirst(ctx.state, (p) => p.userId === node.id && !p.replyToId && !p.isCarouselChild);
+        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx.state, p, input)));
+      },
+    },
+    replies: {
+      get({ ctx, input, node }) {
+        ownUser(ctx, input, node, 'replies');
+        const posts = newestFirst(ctx.state, (p) => p.userId === node.id && p.replyToId !== null);
+        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx.state, p, input)));
+      },
+    },
+    threads_publish: { post: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads_publish'), publishContainer(ctx, input, node)) },
+    threads_publishing_limit: { get: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads_publishing_limit'), publishingLimit(ctx, input, node)) },
+  },
+});
+
+export const threadsContainerNode = defineNode<ThreadsContainer>({
+  type: 'ThreadsContainer',
+  find: (state, id) => state.threads.containers.get(id),
+  get({ ctx, input, node }) {
+    const token = threadsToken(ctx, input);
+    if (token.subjectId !== node.userId) throw unsupportedRequest('GET', node.id);
+    const { status, errorMessage } = containerStatus(ctx.state, node);
+    return selectFields(
+      'ThreadsContainer',
+      { id: () => node.id, status: () => status, error_message: () => errorMessage ?? undefined },
+      parseFields(str(input, 'fields')),
+      ['id'],
+    );
+  },
+});
+
+export const threadsMediaNode = defineNode<ThreadsPost>({
+  type: 'ThreadsMedia',
+  find: (state, id) => state.threads.posts.get(id),
+  get({ ctx, input, node }) {
+    requireScopes(threadsToken(ctx, input), ['threads_basic'], 10);
+    return mediaFields(ctx.state, node, input);
+  },
+  delete({ ctx, input, node }) {
+    const token = threadsToken(ctx, input);
+    if (token.subjectId !== node.userId) throw unsupportedRequest('DELETE', node.id);
+    requireScopes(token, ['threads_basic', 'threads_delete'], 10);
+    const now = ctx.state.clock.now();
+    if (usage(ctx.state.threads.deletes, node.userId, now) >= ctx.state.settings.limits.threadsDeletes) {
+      throw graphError({ code: 9, subcode: 2207042, message: '(#9) The user has reached the limit of deletes in 24 hours' });
+    }
+    ctx.state.threads.deletes.push({ userId: node.userId, at: now });
+    for (const id of [node.id, ...node.childIds]) ctx.state.threads.posts.delete(id);
+    return { success: true, deleted_id: node.id };
+  },
+  edges: {
+    replies: {
+      get({ ctx, input, node }) {
+        requireScopes(threadsToken(ctx, input), ['threads_basic', 'threads_read_replies'], 10);
+        const replies = newestFirst(ctx.state, (p) => p.replyToId === node.id);
+        if (bool(input, 'reverse') === false) replies.reverse();
+        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx.state, p, input)));
+      },
+    },
+    conversation: {
+      get({ ctx, input, node }) {
+        requireScopes(threadsToken(ctx, input), ['threads_basic', 'threads_read_replies'], 10);
+        const replies = newestFirst(ctx.state, (p) => p.rootPostId === node.id);
+        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx.state, p, input)));
+      },
+    },
+    manage_reply: {
+      post({ ctx, input, node }) {
+        const token = threadsToken(ctx, input);
+        requireScopes(token, ['threads_basic', 'threads_manage_replies'], 10);
+        const root = node.rootPostId ? ctx.state.threads.posts.get(node.rootPostId) : undefined;
+        if (!root || root.userId !== token.subjectId) throw unsupportedRequest('POST', `${node.id}/manage_reply`);
+        node.hidden = bool(input, 'hide') ?? false;
+        return { success: true };
+      },
+    },
+  },
+});
+
+function newestFirst(state: SandboxState, keep: (p: ThreadsPost) => boolean): ThreadsPost[] {
+  return [...state.threads.posts.values()].filter(keep).sort((a, b) => b.publishedAt - a.publishedAt);
+}
+
+function mediaFields(state: SandboxState, post: ThreadsPost, input: GraphInput) {
+  const user = state.people.threadsUsers.get(post.userId);
+  const ref = (id: string | null) => (id ? { id } : undefined);
+  const hasReplies = [...state.threads.posts.values()].some((p) => p.replyToId === post.id);
+  return selectFields(
+    'ThreadsMedia',
+    {
+      id: () => post.id,
+      media_product_type: () => 'THREADS',
+      media_type: () => post.mediaType,
+      media_url: () => post.mediaUrl ?? undefined,
+      permalink: () => `https://www.threads.net/@${user?.username ?? 'unknown'}/post/${post.shortcode}`,
+      owner: () => ({ id: post.userId }),
+      username: () => user?.username,
+      text: () => post.text ?? undefined,
+      timestamp: () => new Date(post.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      shortcode: () => post.shortcode,
+      children: () => (post.childIds.length ? { data: post.childIds.map((id) => ({ id })) } : undefined),
+      is_quote_post: () => post.quotePostId !== null,
+      quoted_post: () => ref(post.quotePostId),
+      has_replies: () => hasReplies,
+      is_reply: () => post.replyToId !== null,
+      replied_to: () => ref(post.replyToId),
+      root_post: () => ref(post.rootPostId ?? post.id),
+      hide_status: () => (post.hidden ? 'HIDDEN' : 'NOT_HUSHED'),
+      reply_audience: () => post.replyControl.toUpperCase(),
+      topic_tag: () => post.topicTag ?? undefined,
+      link_attachment_url: () => post.linkAttachment ?? undefined,
+      alt_text: () => post.altText ?? undefined,
+    },
+    parseFields(str(input, 'fields')),
+    MEDIA_DEFAULTS,
+  );
+}

@@ -1,0 +1,327 @@
+// Workers against each other and against time, on both stores: two workers racing for the same
+// jobs, leases that a live worker keeps and a gone worker loses, and graceful shutdown.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { Store } from '../src/db/database.ts';
+import { defineJob } from '../src/jobs/catalog.ts';
+import { enqueue } from '../src/jobs/queue.ts';
+import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
+import { countJobs, deferred, insertJob, jobRow, openJobStore, startWorker, waitForStatus, type TestWorker } from './fixtures/jobs.ts';
+
+const Empty = Type.Object({});
+
+/** A job kind whose handler waits until its signal is aborted, recording that it was. */
+function holdingJob(kind: string, starts: number[], aborts: number[]) {
+  return defineJob({
+    kind,
+    payload: Empty,
+    maxAttempts: 3,
+    timeoutMs: 60_000,
+    retryDelayMs: () => 10,
+    async run(_p, c) {
+      starts.push(Date.now());
+      await new Promise<void>((resolve) => c.signal.addEventListener('abort', () => resolve(), { once: true }));
+      aborts.push(Date.now());
+    },
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`jobs: workers, leases and shutdown [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let database: TestDatabase | undefined;
+    let store: Store;
+    /** Stores opened by a test (a second "process"), closed after its workers stopped. */
+    const extraStores: Store[] = [];
+    const workers: TestWorker[] = [];
+    const otherStore = async () => {
+      if (!database) throw new Error('no database');
+      const s = await openJobStore(database, { migrate: false });
+      extraStores.push(s);
+      return s;
+    };
+    const track = (w: TestWorker) => (workers.push(w), w);
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      store = await openJobStore(database);
+    });
+    after(async () => {
+      await store?.close();
+      await database?.drop();
+    });
+    beforeEach(() => store.db.deleteFrom('jobs').execute());
+    const cleanUp = async () => {
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+      await Promise.all(extraStores.splice(0).map((s) => s.close()));
+    };
+
+    test('two workers, each with its own pool, racing for 200 jobs: every job runs exactly once', async (t) => {
+      t.after(cleanUp);
+      const runs = new Map<string, number>();
+      const kind = defineJob({
+        kind: 'test.count',
+        payload: Empty,
+        maxAttempts: 1,
+        timeoutMs: 5000,
+        async run(_p, c) {
+          runs.set(c.jobId, (runs.get(c.jobId) ?? 0) + 1);
+          await sleep(3);
+        },
+      });
+      const ids = await store.db.transaction().execute(async (trx) => {
+        const out: string[] = [];
+        for (let i = 0; i < 200; i++) out.push((await enqueue(trx, store, Date.now(), kind, {})) ?? '');
+        return out;
+      });
+      const [storeA, storeB] = [await otherStore(), await otherStore()];
+      const a = track(startWorker(storeA, [kind], { concurrency: 8, pollIntervalMs: 50 }));
+      const b = track(startWorker(storeB, [kind], { concurrency: 8, pollIntervalMs: 50 }));
+      await waitFor(() => a.settled.length + b.settled.length >= 200, 20_000, 'all 200 jobs');
+      await waitFor(async () => (await countJobs(store)) === 0, 2000, 'the jobs table to empty');
+
+      assert.equal(runs.size, 200);
+      assert.deepEqual([...new Set(runs.values())], [1], 'a job ran more than once');
+      assert.deepEqual(new Set(runs.keys()), new Set(ids));
+      const settled = [...a.settled, ...b.settled];
+      assert.equal(settled.length, 200);
+      assert.ok(settled.every((s) => s.outcome === 'completed' && s.job.attempts === 1));
+      assert.ok(a.settled.length > 0 && b.settled.length > 0, `both workers took part (${a.settled.length} + ${b.settled.length})`);
+    });
+
+    test('a job that runs longer than its lease is not taken by another worker while its own is alive', async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const kind = defineJob({
+        kind: 'test.long',
+        payload: Empty,
+        maxAttempts: 3,
+        timeoutMs: 10_000,
+        async run() {
+          starts.push(Date.now());
+          await sleep(1500);
+        },
+      });
+      // 600 ms leases, renewed every 200 ms; the other worker wakes at every lease expiry it sees.
+      const options = { leaseMs: 600, pollIntervalMs: 100 };
+      const a = track(startWorker(await otherStore(), [kind], options));
+      const b = track(startWorker(await otherStore(), [kind], options));
+      const id = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      const claimed = await waitForStatus(store, id, 'running');
+      const leases = new Set<number>();
+      await waitFor(async () => {
+        const row = await jobRow(store, id);
+        if (row?.locked_until) leases.add(row.locked_until);
+        return row === undefined;
+      }, 5000, 'the job to finish');
+
+      assert.equal(starts.length, 1, 'the job was started twice');
+      const settled = [...a.settled, ...b.settled];
+      assert.deepEqual(settled.map((s) => [s.outcome, s.job.attempts, s.workerId]), [['completed', 1, claimed.locked_by]]);
+      assert.ok(leases.size >= 3, `the lease was renewed (saw ${leases.size} lease ends)`);
+      assert.ok(Math.max(...leases) - (claimed.locked_until ?? 0) >= 600, 'the lease was extended past its first end');
+    });
+
+    test('a job leased to a worker that is gone is reaped when its lease ends, and run again', async (t) => {
+      t.after(cleanUp);
+      const attempts: number[] = [];
+      const starts: number[] = [];
+      const kind = defineJob({
+        kind: 'test.orphan',
+        payload: Empty,
+        maxAttempts: 3,
+        timeoutMs: 5000,
+        run: (_p, c) => Promise.resolve(void (attempts.push(c.attempt), starts.push(Date.now()))),
+      });
+      const lockedUntil = Date.now() + 300;
+      const id = await insertJob(store, { kind: kind.kind, status: 'running', attempts: 1, locked_by: 'gone-worker', locked_until: lockedUntil });
+      // The poll is a minute away: only the worker's wake-up at the lease's end can start it.
+      const w = track(startWorker(store, [kind], { pollIntervalMs: 60_000 }));
+      await waitFor(() => w.settled.length === 1, 5000, 'the job to run again');
+      assert.deepEqual(attempts, [2]);
+      const [started = 0] = starts;
+      assert.ok(started >= lockedUntil, 'taken before its lease ended');
+      assert.ok(started <= lockedUntil + 500, `started ${started - lockedUntil} ms after the lease ended`);
+      assert.equal(w.settled[0]?.outcome, 'completed');
+      assert.equal(await jobRow(store, id), undefined);
+    });
+
+    test('a job whose lease expired on its last attempt ends failed, not run again', async (t) => {
+      t.after(cleanUp);
+      let runs = 0;
+      const kind = defineJob({ kind: 'test.exhausted', payload: Empty, maxAttempts: 2, timeoutMs: 5000, run: () => Promise.resolve(void runs++) });
+      const id = await insertJob(store, { kind: kind.kind, status: 'running', attempts: 2, max_attempts: 2, locked_by: 'gone-worker', locked_until: Date.now() - 1 });
+      track(startWorker(store, [kind]));
+      const row = await waitForStatus(store, id, 'failed');
+      assert.equal(row.attempts, 2);
+      assert.equal(row.max_attempts, 2);
+      assert.match(row.last_error ?? '', /lease expired on the last attempt/);
+      assert.equal(row.locked_by, null);
+      assert.equal(runs, 0);
+    });
+
+    test('a worker that finds its lease taken abandons the job: the handler is aborted and it records nothing', async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const aborts: number[] = [];
+      const kind = holdingJob('test.hijacked', starts, aborts);
+      const w = track(startWorker(store, [kind], { leaseMs: 300 })); // renewed every 100 ms
+      const id = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await waitFor(() => starts.length === 1, 5000, 'the job to start');
+      // As if this worker had hung past its lease, and the job had been reaped and taken.
+      await store.db.updateTable('jobs').set({ locked_by: 'another-worker', locked_until: Date.now() + 60_000 }).where('id', '=', id).execute();
+      await waitFor(() => aborts.length === 1, 3000, 'the handler to be aborted');
+      await waitFor(() => w.worker.busy === 0, 3000, 'the worker to let go of the job');
+      assert.deepEqual(w.settled, [], 'an outcome was recorded for a job this worker no longer holds');
+      const row = await jobRow(store, id);
+      assert.equal(row?.status, 'running');
+      assert.equal(row?.locked_by, 'another-worker');
+      assert.equal(row?.attempts, 1);
+    });
+
+    test('stop(): a running job that finishes within the shutdown timeout completes', async (t) => {
+      t.after(cleanUp);
+      const started = deferred();
+      const kind = defineJob({
+        kind: 'test.finishing',
+        payload: Empty,
+        maxAttempts: 3,
+        timeoutMs: 5000,
+        async run() {
+          started.resolve();
+          await sleep(300);
+        },
+      });
+      const w = track(startWorker(store, [kind], { shutdownTimeoutMs: 3000 }));
+      const id = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await started.promise;
+      await w.stop();
+      assert.deepEqual(w.settled.map((s) => s.outcome), ['completed']);
+      assert.equal(await jobRow(store, id), undefined);
+    });
+
+    test('stop(): a job that outlives the shutdown timeout is aborted and released, its attempt not counted', async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const aborts: number[] = [];
+      const kind = holdingJob('test.stuck', starts, aborts);
+      const w = track(startWorker(store, [kind], { shutdownTimeoutMs: 200 }));
+      const id = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await waitFor(() => starts.length === 1, 5000, 'the job to start');
+      assert.equal((await jobRow(store, id))?.attempts, 1);
+      const stopAt = Date.now();
+      await w.stop();
+      const took = Date.now() - stopAt;
+      assert.ok(took >= 190 && took < 2000, `stop() took ${took} ms for a 200 ms shutdown timeout`);
+      assert.equal(aborts.length, 1, 'the handler’s signal was not aborted');
+      assert.deepEqual(w.settled, [], 'an outcome was recorded for a released job');
+      const row = await jobRow(store, id);
+      assert.equal(row?.status, 'pending');
+      assert.equal(row?.attempts, 0);
+      assert.equal(row?.locked_by, null);
+      assert.equal(row?.locked_until, null);
+
+      // Another worker takes it, as its first attempt.
+      const attempts: number[] = [];
+      const done = defineJob({ kind: kind.kind, payload: Empty, maxAttempts: 3, timeoutMs: 5000, run: (_p, c) => Promise.resolve(void attempts.push(c.attempt)) });
+      const next = track(startWorker(store, [done]));
+      await waitFor(() => next.settled.length === 1, 5000, 'the released job to run');
+      assert.deepEqual(attempts, [1]);
+      assert.equal(await jobRow(store, id), undefined);
+    });
+
+    test('stop(): no job is claimed after stop() began, neither one falling due nor one enqueued meanwhile', async (t) => {
+      t.after(cleanUp);
+      const started: string[] = [];
+      const release = deferred();
+      const kind = defineJob({
+        kind: 'test.draining',
+        payload: Empty,
+        maxAttempts: 3,
+        timeoutMs: 5000,
+        async run(_p, c) {
+          started.push(c.jobId);
+          if (started.length === 1) await release.promise;
+        },
+      });
+      const w = track(startWorker(store, [kind], { concurrency: 4, shutdownTimeoutMs: 3000 }));
+      const running = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await waitFor(() => started.length === 1, 5000, 'the first job to start');
+      // Falls due while the worker drains (its wake-up timer is already set for it).
+      const fallingDue = (await enqueue(store.db, store, Date.now(), kind, {}, { runAt: Date.now() + 50 })) ?? '';
+      const stopping = w.stop();
+      const enqueuedDuring = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await sleep(150); // past fallingDue's time, with the first job still running
+      release.resolve();
+      await stopping;
+
+      assert.deepEqual(started, [running]);
+      assert.deepEqual(w.settled.map((s) => [s.job.id, s.outcome]), [[running, 'completed']]);
+      for (const id of [fallingDue, enqueuedDuring]) {
+        const row = await jobRow(store, id);
+        assert.equal(row?.status, 'pending');
+        assert.equal(row?.attempts, 0);
+      }
+    });
+
+    test('stop() right after start(): the look for work already under way claims nothing', async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const kind = defineJob({ kind: 'test.early', payload: Empty, maxAttempts: 3, timeoutMs: 5000, run: () => Promise.resolve(void starts.push(Date.now())) });
+      const id = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      const w = track(startWorker(store, [kind]));
+      await w.stop();
+      // Nothing to wait on for a job that must not start: give a stray claim time to show.
+      await sleep(100);
+      assert.deepEqual(starts, []);
+      const row = await jobRow(store, id);
+      assert.equal(row?.status, 'pending');
+      assert.equal(row?.attempts, 0);
+      assert.equal(row?.locked_by, null);
+    });
+
+    test('a worker stopped while its LISTEN connection is being set up leaves no connection open', { skip: dialect !== 'postgres' && 'LISTEN is PostgreSQL only' }, async (t) => {
+      if (!database) throw new Error('no database');
+      // The workers' connections are tagged, so the test can count them.
+      const appName = `jobs_test_${randomBytes(4).toString('hex')}`;
+      const url = new URL(database.url);
+      url.searchParams.set('application_name', appName);
+      const tagged = await openJobStore({ url: url.toString(), dataDir: database.dataDir }, { migrate: false });
+      const connections = async () => {
+        const { rows } = await sql<{ n: number | string }>`select count(*) as n from pg_stat_activity where application_name = ${appName}`.execute(store.db);
+        return Number(rows[0]?.n);
+      };
+      // A connection left open would keep this test process alive: end it from the server side.
+      t.after(() => sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${appName}`.execute(store.db));
+      // Stop at every moment of the set-up: before, during and after the connect and the LISTEN.
+      for (let delay = 0; delay < 30; delay++) {
+        const w = startWorker(tagged, []);
+        await sleep(delay);
+        await w.stop();
+      }
+      await tagged.close();
+      await waitFor(async () => (await connections()) === 0, 3000, 'every connection of the stopped workers to close');
+    });
+
+    test('with every slot busy the worker sleeps instead of polling the store in a loop', async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const aborts: number[] = [];
+      const kind = holdingJob('test.busy', starts, aborts);
+      for (let i = 0; i < 3; i++) await enqueue(store.db, store, Date.now(), kind, {});
+      let queries = 0;
+      const counted = { ...store, db: store.db.withPlugin({ transformQuery: (a) => (queries++, a.node), transformResult: (a) => Promise.resolve(a.result) }) };
+      const w = track(startWorker(counted, [kind], { concurrency: 2, leaseMs: 60_000, pollIntervalMs: 1000, shutdownTimeoutMs: 0 }));
+      await waitFor(() => starts.length === 2, 5000, 'both slots to fill');
+      const before = queries;
+      await sleep(300);
+      // At most a wake-up or two; a loop on the due third job would run hundreds of queries.
+      assert.ok(queries - before <= 10, `${queries - before} queries in 300 ms with every slot busy`);
+      assert.equal(w.worker.busy, 2);
+    });
+  });
+}

@@ -1,0 +1,82 @@
+// Meta's webhook callback: the verification handshake with the verify token, POSTs checked against
+// X-Hub-Signature-256 with the app secret (401 and nothing stored otherwise), stored raw once and
+// answered 200, then picked up by the platform_event.process job (which records the kinds it
+// carries; turning them into inbox events is the inbox issue's work).
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import { startConnectApp } from './harness/connect.ts';
+import { waitFor } from './harness/wait.ts';
+import type { TestApp } from './harness/app.ts';
+import { sendWebhook, type SandboxState } from '../src/sandbox/index.ts';
+import { SANDBOX_APPS, SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+
+const PATH = '/api/v1/platform-webhooks/meta';
+const sign = (body: string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+for (const dialect of DIALECTS) {
+  describe(`inbound platform webhooks (${dialect})`, { skip: skipReason(dialect) }, () => {
+    let t: TestApp & { sandbox: SandboxState };
+    before(async () => {
+      t = await startConnectApp(dialect, { worker: true });
+    });
+    after(() => t.close());
+
+    const stored = () => t.runtime.deps.store.db.selectFrom('platform_webhook_events').selectAll().execute();
+    const post = (body: string, signature?: string) =>
+      fetch(`${t.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-hub-signature-256': signature } : {}) }, body });
+
+    test('the GET handshake echoes hub.challenge for the right verify token only', async () => {
+      const ok = await fetch(`${t.url}${PATH}?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${SANDBOX_VERIFY_TOKEN}`);
+      assert.equal(ok.status, 200);
+      assert.equal(await ok.text(), '1158201444');
+      const wrong = await fetch(`${t.url}${PATH}?hub.mode=subscribe&hub.challenge=1&hub.verify_token=nope`);
+      assert.equal(wrong.status, 403);
+    });
+
+    test('unsigned or wrongly signed POSTs are 401 and nothing is stored', async () => {
+      const body = JSON.stringify({ object: 'page', entry: [] });
+      assert.equal((await post(body)).status, 401);
+      assert.equal((await post(body, sign(body, 'not-the-secret'))).status, 401);
+      assert.equal((await post(body, sign(`${body} `, SANDBOX_APPS.meta.clientSecret))).status, 401);
+      assert.equal((await stored()).length, 0);
+    });
+
+    test('a signed POST is stored raw once, answered 200, and processed by the job', async () => {
+      // Meta escapes / and non-ASCII; the signature covers exactly these bytes.
+      const body = '{"object":"page","entry":[{"id":"1","time":1,"changes":[{"field":"feed","value":{"message":"caf\\u00e9 \\/ ok"}}]}]}';
+      const res = await post(body, sign(body, SANDBOX_APPS.meta.clientSecret));
+      assert.equal(res.status, 200);
+      assert.equal((await post(body, sign(body, SANDBOX_APPS.meta.clientSecret))).status, 200);
+      const rows = await stored();
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]?.body, body);
+      assert.equal(rows[0]?.object, 'page');
+      const done = await waitFor(async () => (await stored()).find((r) => r.status !== 'pending'), 5000, 'the job');
+      assert.equal(done.status, 'unhandled');
+      assert.match(done.note ?? '', /page\.feed/);
+    });
+
+    test("a notification the sandbox signs with the Instagram Login app's secret is accepted too", async () => {
+      const body = JSON.stringify({ object: 'instagram', entry: [{ id: '2', time: 2, changes: [{ field: 'comments', value: { id: 'c1', text: 'hi' } }] }] });
+      assert.equal((await post(body, sign(body, SANDBOX_APPS.instagram.clientSecret))).status, 200);
+    });
+
+    test('a real delivery from the sandbox after an app subscription reaches the callback', async () => {
+      t.sandbox.webhooks.put({
+        appId: SANDBOX_APPS.meta.clientId,
+        object: 'page',
+        callbackUrl: `${t.url}${PATH}`,
+        fields: ['feed'],
+        verifyToken: SANDBOX_VERIFY_TOKEN,
+        includeValues: true,
+        active: true,
+      });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      const statuses = await sendWebhook(t.sandbox, SANDBOX_APPS.meta.clientId, { object: 'page', entry: [{ id: '3', time: 3, changes: [{ field: 'feed', value: { item: 'comment', verb: 'add', message: 'héllo' } }] }] });
+      assert.deepEqual(statuses, [200]);
+      assert.ok((await stored()).some((r) => r.body.includes('\\u00e9')));
+    });
+  });
+}

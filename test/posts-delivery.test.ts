@@ -1,0 +1,295 @@
+// Delivery to the sandbox over HTTP, on both stores: every content type of reddit, threads and
+// tiktok reaching the platform with the right requests (read from the sandbox's journal),
+// targets in order, retries on the DESIGN schedule with the sandbox failing N calls, permanent
+// failures with the platform's message, partial outcomes and their events, unsupported
+// platforms failing clearly, resuming a container flow in another worker, and scheduling
+// precision (a post due in 300 ms starts within a second).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createLogger } from '../src/http/logging.ts';
+import { buildJobRegistry } from '../src/jobs/registry.ts';
+import { Worker } from '../src/jobs/worker.ts';
+import type { Clock } from '../src/lib/clock.ts';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
+import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
+import { addAccount, createPost, getPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+
+/** Real time plus an offset tests move forward, so retries hours apart run at once. */
+class ShiftClock implements Clock {
+  offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`posts delivery [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: PostsApp;
+    let files: FileServer;
+    let key: string;
+    let org: string;
+    const clock = new ShiftClock();
+    const media = (path: string) => `${files.url}${path}`;
+
+    before(async () => {
+      t = await startPostsApp(dialect, { clock });
+      files = await fileServer({ '/a.jpg': { body: samples.jpeg }, '/b.jpg': { body: samples.jpeg }, '/c.mp4': { body: samples.mp4 }, '/p.webp': { body: samples.webp } });
+      ({ key, organizationId: org } = await t.tenant());
+    });
+    after(async () => {
+      await t.close();
+      await files.close();
+    });
+
+    const journal = (host: string, after = 0) => t.sandbox.journal.list({ host, after });
+    const mark = () => t.sandbox.journal.list().at(-1)?.seq ?? 0;
+    const events = (postId: string) =>
+      t.runtime.deps.store.db.selectFrom('events').select(['type', 'data']).where('data', 'like', `%${postId}%`).orderBy('id').execute();
+    const targetRow = (id: string) => t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const publishNow = async (platforms: unknown[], content = 'Hello sandbox\nThe body of the post.') => {
+      const res = await createPost(t, key, { content, publishNow: true, platforms });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.post.status, 'queued');
+      return res.body.post.id;
+    };
+
+    test('reddit: self post (title from the first line), explicit title, link post with flair', async () => {
+      const acc = await addAccount(t, org, 'reddit');
+      const flair = t.sandbox.people.subreddit('sandbox')?.flairs[0]?.id ?? '';
+      const start = mark();
+      const id = await publishNow([
+        { accountId: acc.id, platform: 'reddit', platformSpecificData: { subreddit: 'sandbox' } },
+        { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox', title: 'My title' } },
+        { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox', url: 'https://example.com/news', flairId: flair } },
+      ]);
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const submits = journal('oauth.reddit.com', start).filter((e) => e.path === '/api/submit').map((e) => e.body as Record<string, string>);
+      assert.deepEqual(submits.map((b) => [b.kind, b.title, b.text, b.url, b.flair_id]), [
+        ['self', 'Hello sandbox', 'The body of the post.', undefined, undefined],
+        ['self', 'My title', 'Hello sandbox\nThe body of the post.', undefined, undefined],
+        ['link', 'Hello sandbox', undefined, 'https://example.com/news', flair],
+      ]);
+      for (const target of post.targets) {
+        assert.match(target.platformPostId ?? '', /^t3_/);
+        assert.match(target.url ?? '', /^https:\/\/www\.reddit\.com\/r\/sandbox\/comments\//);
+        assert.equal(target.attempts, 1);
+      }
+      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data)]), [['post.published', { postId: id, status: 'published' }]]);
+    });
+
+    test('threads: text with topic tag, reply control, link attachment and first comment; image; video; carousel', async () => {
+      const start = mark();
+      const text = await publishNow([
+        { accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { topicTag: 'sandbox', replyControl: 'mentioned_only', linkAttachment: 'https://example.com/l', firstComment: 'first!' } },
+        { accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { mediaUrl: media('/a.jpg'), altText: 'an image' } },
+        { accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { mediaUrl: media('/c.mp4') } },
+        { accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { mediaUrls: [media('/a.jpg'), media('/c.mp4'), media('/b.jpg')], altTexts: ['one', null, 'three'] } },
+      ], 'Threads hello');
+      const post = await settled(t, key, text);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const creates = journal('graph.threads.net', start).filter((e) => e.method === 'POST' && e.path.endsWith('/threads')).map((e) => e.body as Record<string, string>);
+      const pick = (b: Record<string, string>) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'access_token'));
+      assert.deepEqual(creates.map(pick), [
+        { media_type: 'TEXT', text: 'Threads hello', link_attachment: 'https://example.com/l', reply_control: 'mentioned_only', topic_tag: 'sandbox' },
+        { media_type: 'TEXT', text: 'first!', reply_to_id: post.targets[0]?.platformPostId ?? '' },
+        { media_type: 'IMAGE', image_url: media('/a.jpg'), alt_text: 'an image', text: 'Threads hello' },
+        { media_type: 'VIDEO', video_url: media('/c.mp4'), text: 'Threads hello' },
+        { media_type: 'IMAGE', image_url: media('/a.jpg'), alt_text: 'one', is_carousel_item: 'true' },
+        { media_type: 'VIDEO', video_url: media('/c.mp4'), is_carousel_item: 'true' },
+        { media_type: 'IMAGE', image_url: media('/b.jpg'), alt_text: 'three', is_carousel_item: 'true' },
+        { media_type: 'CAROUSEL', children: creates[7]?.children ?? '', text: 'Threads hello' },
+      ]);
+      assert.equal(creates[7]?.children?.split(',').length, 3);
+      const publishes = journal('graph.threads.net', start).filter((e) => e.path.endsWith('/threads_publish') && e.status === 200);
+      assert.equal(publishes.length, 5, 'each post and the first comment published once');
+      for (const target of post.targets) assert.match(target.url ?? '', /^https:\/\/www\.threads\.net\/@/);
+      const reply = [...t.sandbox.threads.posts.values()].find((p) => p.text === 'first!');
+      assert.equal(reply?.replyToId, post.targets[0]?.platformPostId);
+    });
+
+    test('threads: threadItems publish as a reply chain that replaces the content', async () => {
+      const start = mark();
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { threadItems: [{ content: 'one' }, { content: 'two', mediaUrl: media('/a.jpg') }, { content: 'three' }], topicTag: 'chain' } }], 'ignored');
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const creates = journal('graph.threads.net', start).filter((e) => e.method === 'POST' && e.path.endsWith('/threads')).map((e) => e.body as Record<string, string>);
+      assert.deepEqual(creates.map((b) => [b.text, b.media_type, b.topic_tag, Boolean(b.reply_to_id)]), [
+        ['one', 'TEXT', 'chain', false],
+        ['two', 'IMAGE', undefined, true],
+        ['three', 'TEXT', undefined, true],
+      ]);
+      const chain = [...t.sandbox.threads.posts.values()].filter((p) => ['one', 'two', 'three'].includes(p.text ?? ''));
+      const byText = new Map(chain.map((p) => [p.text, p]));
+      assert.equal(byText.get('two')?.replyToId, byText.get('one')?.id);
+      assert.equal(byText.get('three')?.replyToId, byText.get('two')?.id);
+      assert.equal(post.targets[0]?.platformPostId, byText.get('one')?.id);
+    });
+
+    test('tiktok: video and photo posts pulled from URL after creator_info, then status to completion', async () => {
+      const start = mark();
+      const id = await publishNow([
+        { accountId: (await addAccount(t, org, 'tiktok')).id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaUrl: media('/c.mp4'), disableComment: false, isAigc: true } },
+        { accountId: (await addAccount(t, org, 'tiktok')).id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaType: 'image', mediaUrls: [media('/a.jpg'), media('/p.webp')], title: 'Photos', autoAddMusic: true, photoCoverIndex: 1 } },
+      ], 'TikTok caption #sandbox');
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const calls = journal('open.tiktokapis.com', start);
+      const paths = calls.map((e) => e.path);
+      assert.equal(paths[0], '/v2/post/publish/creator_info/query/');
+      const video = calls.find((e) => e.path === '/v2/post/publish/video/init/')?.body;
+      assert.deepEqual(video, {
+        post_info: { privacy_level: 'SELF_ONLY', disable_comment: false, brand_content_toggle: false, brand_organic_toggle: false, title: 'TikTok caption #sandbox', disable_duet: true, disable_stitch: true, is_aigc: true },
+        source_info: { source: 'PULL_FROM_URL', video_url: media('/c.mp4') },
+      });
+      const photo = calls.find((e) => e.path === '/v2/post/publish/content/init/')?.body;
+      assert.deepEqual(photo, {
+        post_info: { privacy_level: 'SELF_ONLY', disable_comment: true, brand_content_toggle: false, brand_organic_toggle: false, title: 'Photos', description: 'TikTok caption #sandbox', auto_add_music: true },
+        source_info: { source: 'PULL_FROM_URL', photo_images: [media('/a.jpg'), media('/p.webp')], photo_cover_index: 1 },
+        post_mode: 'DIRECT_POST',
+        media_type: 'PHOTO',
+      });
+      assert.ok(paths.filter((p) => p.endsWith('/status/fetch/')).length >= 2, 'status was polled until complete');
+      for (const target of post.targets) assert.match(target.platformPostId ?? '', /^[vp]_pub_url~v2\.\d+$/, 'SELF_ONLY posts keep the publish id');
+    });
+
+    test('tiktok: settings the creator does not allow fail at once with a clear message', async () => {
+      const strict = await addAccount(t, org, 'tiktok', { tiktok: { commentDisabled: true } });
+      const id = await publishNow([
+        { accountId: strict.id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaUrl: media('/c.mp4'), disableComment: false } },
+        { accountId: (await addAccount(t, org, 'tiktok')).id, platformSpecificData: { privacyLevel: 'PUBLIC_TO_EVERYONE', mediaUrl: media('/c.mp4') } },
+      ]);
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'failed');
+      assert.match(post.targets[0]?.error ?? '', /disableComment: false is not possible/);
+      assert.match(post.targets[1]?.error ?? '', /privacyLevel PUBLIC_TO_EVERYONE is not one of this creator's options \(FOLLOWER_OF_CREATOR, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY\)/);
+      assert.deepEqual(post.targets.map((x) => x.attempts), [1, 1]);
+    });
+
+    test('targets start in the order of platforms', async () => {
+      const start = mark();
+      const id = await publishNow([
+        { accountId: (await addAccount(t, org, 'tiktok')).id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaUrl: media('/c.mp4') } },
+        { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } },
+        { accountId: (await addAccount(t, org, 'threads')).id },
+      ]);
+      await settled(t, key, id);
+      const firstCall = (host: string) => journal(host, start)[0]?.seq ?? Infinity;
+      const order = ['open.tiktokapis.com', 'oauth.reddit.com', 'graph.threads.net'].map(firstCall);
+      assert.deepEqual([...order].sort((a, b) => a - b), order);
+    });
+
+    test('transient failures are retried on the schedule, then succeed; attempts are counted', async () => {
+      t.sandbox.faults.add({ host: 'oauth.reddit.com', path: '/api/submit', kind: 'server_error', status: 503, times: 2 });
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }]);
+      const targetId = (await getPost(t, key, id)).targets[0]?.id ?? '';
+      const delays: number[] = [];
+      for (const attempt of [1, 2]) {
+        const row = await waitFor(async () => {
+          const r = await targetRow(targetId);
+          return r.attempts === attempt && r.status === 'pending' && r.next_attempt_at !== null ? r : null;
+        });
+        delays.push((row.next_attempt_at ?? 0) - row.updated_at);
+        assert.match(row.error ?? '', /HTTP 503/);
+        assert.equal((await getPost(t, key, id)).status, 'publishing');
+        clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1;
+        t.worker?.wake();
+      }
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published');
+      assert.equal(post.targets[0]?.attempts, 3);
+      assert.equal(post.targets[0]?.error, null);
+      assert.ok(delays[0] !== undefined && delays[0] >= 24_000 && delays[0] <= 36_000, `first retry after about 30 s (${delays[0]})`);
+      assert.ok(delays[1] !== undefined && delays[1] >= 96_000 && delays[1] <= 144_000, `second after about 2 min (${delays[1]})`);
+    });
+
+    test('a target that keeps failing gives up after 6 attempts; the next target is not held back', async () => {
+      t.sandbox.faults.add({ host: 'graph.threads.net', path: '/*/threads', method: 'POST', kind: 'server_error', status: 500, times: 6 });
+      const start = mark();
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id }, { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }]);
+      const [first, second] = (await getPost(t, key, id)).targets;
+      await waitFor(async () => (await targetRow(second?.id ?? '')).status === 'published', 5000, 'the second target, while the first waits for its retry');
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const row = await waitFor(async () => {
+          const r = await targetRow(first?.id ?? '');
+          return r.attempts === attempt && r.status === 'pending' ? r : null;
+        });
+        clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1;
+        t.worker?.wake();
+      }
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'partial');
+      assert.equal(post.targets[0]?.status, 'failed');
+      assert.equal(post.targets[0]?.attempts, 6);
+      assert.equal(journal('graph.threads.net', start).length, 6);
+      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data)]), [['post.failed', { postId: id, status: 'partial' }]]);
+    });
+
+    test('a permanent failure fails the target at once with the platform message; unsupported platforms fail clearly', async () => {
+      const id = await publishNow([
+        { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'nope_not_here' } },
+        { accountId: (await addAccount(t, org, 'instagram')).id, platformSpecificData: { mediaUrl: 'https://cdn.example/a.jpg' } },
+        { accountId: (await addAccount(t, org, 'reddit', { status: 'needs_reconnect' })).id, platformSpecificData: { subreddit: 'sandbox' } },
+      ]);
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'failed');
+      assert.equal(post.targets[0]?.error, "SUBREDDIT_NOEXIST: that subreddit doesn't exist (sr)");
+      assert.equal(post.targets[1]?.error, 'publishing to instagram is not supported by this service yet');
+      assert.match(post.targets[2]?.error ?? '', /^reconnect_required/);
+      assert.deepEqual(post.targets.map((x) => [x.status, x.attempts]), [['failed', 1], ['failed', 1], ['failed', 1]]);
+      assert.deepEqual((await events(id)).map((e) => JSON.parse(e.data) as unknown), [{ postId: id, status: 'failed' }]);
+    });
+
+    test('an expired token fails the target as reconnect_required without retrying', async () => {
+      const acc = await addAccount(t, org, 'tiktok');
+      t.sandbox.expireToken(acc.token);
+      const post = await settled(t, key, await publishNow([{ accountId: acc.id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaUrl: media('/c.mp4') } }]));
+      assert.match(post.targets[0]?.error ?? '', /^reconnect_required: access_token_invalid/);
+      assert.equal(post.targets[0]?.attempts, 1);
+    });
+
+    test('a post scheduled 300 ms ahead reaches the platform within a second of its time', async () => {
+      const acc = await addAccount(t, org, 'reddit');
+      const at = clock.now() + 300;
+      const start = mark();
+      const res = await createPost(t, key, { content: 'On time', scheduledFor: new Date(at).toISOString(), platforms: [{ accountId: acc.id, platformSpecificData: { subreddit: 'sandbox' } }] });
+      assert.equal(res.body.post.status, 'scheduled');
+      const entry = await waitFor(() => journal('oauth.reddit.com', start).find((e) => e.path === '/api/submit'), 3000, 'the submit');
+      const lag = Date.parse(entry.at) - t.sandbox.clock.offset() - (at - clock.offset);
+      assert.ok(lag >= 0 && lag < 1000, `started ${lag} ms after scheduledFor`);
+      assert.equal((await settled(t, key, res.body.post.id)).status, 'published');
+    });
+    test('a container flow resumes from its saved container in another worker: one container, one publish', async () => {
+      t.sandbox.updateSettings({ processing: { threadsMediaMs: 60_000 } });
+      const start = mark();
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { mediaUrl: media('/c.mp4') } }]);
+      const targetId = (await getPost(t, key, id)).targets[0]?.id ?? '';
+      const saved = await waitFor(async () => {
+        const row = await targetRow(targetId);
+        const progress = JSON.parse(row.progress) as { units?: Array<{ container?: string }> };
+        return row.status === 'publishing' && progress.units?.[0]?.container ? progress.units[0].container : null;
+      });
+      await t.worker?.stop();
+      const deps = t.runtime.deps;
+      const second = new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock, log: createLogger('silent'), ...t.config.jobs });
+      second.start();
+      try {
+        t.sandbox.clock.advance(61_000);
+        t.sandbox.updateSettings({ processing: { threadsMediaMs: 100 } });
+        const row = await targetRow(targetId);
+        clock.offset += Math.max(0, (row.next_attempt_at ?? 0) - clock.now()) + 1;
+        second.wake();
+        const post = await settled(t, key, id);
+        assert.equal(post.status, 'published');
+        const calls = journal('graph.threads.net', start);
+        assert.equal(calls.filter((e) => e.method === 'POST' && e.path.endsWith('/threads')).length, 1, 'one container');
+        assert.equal(calls.filter((e) => e.path.endsWith('/threads_publish')).length, 1, 'one publish');
+        assert.ok(calls.some((e) => e.path.endsWith(`/${saved}`)), 'the saved container was checked');
+      } finally {
+        await second.stop();
+      }
+    });
+
+  });
+}
