@@ -3,7 +3,7 @@
 // JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
 //
-//   npm run bench [-- --duration S] [--warmup S] [--connections N] [--postgres URL]
+//   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
 //
 // Benchmarks print, they don't assert: the exit code is 0 whatever the figures, and non-zero only
 // when the bench itself failed (the server did not start, a route did not answer 200 before the load).
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measure, type LoadOptions, type LoadResult } from './load.ts';
+import { combine, measure, type LoadOptions, type LoadResult, type Sample } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
@@ -32,6 +32,7 @@ const ACCOUNTS: Route = { name: 'GET /api/v1/accounts', path: '/api/v1/accounts'
 const ROUTES = [PROBE, ACCOUNTS];
 
 interface Settings extends LoadOptions {
+  rounds: number;
   warmup: number;
   postgresUrl: string | null;
 }
@@ -59,6 +60,7 @@ function settings(): Settings {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string' },
+      rounds: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
       postgres: { type: 'string' },
@@ -66,19 +68,27 @@ function settings(): Settings {
     strict: true,
   });
   return {
-    // 10 s per route: long enough that one slow second (a GC, another process) moves the mean by
-    // a few percent only, short enough for a whole run to stay well under a minute.
+    // 10 s per route in all: long enough that one slow second (a GC, a burst of other work on
+    // the machine) moves the mean by a few percent only, short enough for a run under a minute.
     duration: positive(values.duration, '--duration', 10),
+    // The routes take turns, in rounds of duration / rounds seconds, so that other load on the
+    // machine coming and going during the run weighs on both alike rather than on one of them.
+    rounds: Math.max(1, Math.round(positive(values.rounds, '--rounds', 2))),
     // The first seconds of a fresh process run unoptimized code (V8 tiers up, statement caches
     // fill); each route gets a warm-up whose figures are thrown away.
     warmup: positive(values.warmup, '--warmup', 3),
-    // On 2 cores the server (one thread) and autocannon (one thread) each get one. 32 connections
-    // keep the server's event loop busy at all times without the deep queues that only inflate
-    // p99: with 8 the server idles between answers, with 100 the req/s are the same.
-    connections: Math.round(positive(values.connections, '--connections', 32)),
+    // On 2 cores the server (one thread) and autocannon (one thread) each get one. With one
+    // request in flight per connection, 32 connections always leave requests queued at the
+    // server, so it never waits for the client; more only lengthen the queue (with 100, p99 grew
+    // 2 to 4 times and req/s did not).
+    connections: Math.max(1, Math.round(positive(values.connections, '--connections', 32))),
     postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
   };
 }
+
+/** Ctrl-C (or SIGTERM) aborts whatever is under way; main then unwinds and cleans up. */
+const interrupt = new AbortController();
+const { signal } = interrupt;
 
 /** Undo steps, run in reverse on success, failure and Ctrl-C alike. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -94,22 +104,36 @@ async function runCleanups(from = 0): Promise<void> {
 }
 
 async function expect200(url: string, headers: Record<string, string>): Promise<void> {
-  const response = await fetch(url, { headers });
+  const response = await fetch(url, { headers, signal });
   const body = await response.text();
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status} before the load: ${body.slice(0, 300)}`);
 }
 
-async function measureRoute(server: RunningServer, route: Route, headers: Record<string, string>, options: LoadOptions): Promise<Row> {
+/** One route's rounds so far. */
+interface Rounds {
+  route: Route;
+  samples: Sample[];
+  cpuSeconds: number | null;
+  wallSeconds: number;
+}
+
+async function measureRound(server: RunningServer, headers: Record<string, string>, options: LoadOptions, into: Rounds): Promise<void> {
   const cpuBefore = server.cpuSeconds();
   const started = performance.now();
-  const result = await measure(server.baseUrl + route.path, headers, options);
-  const elapsed = (performance.now() - started) / 1000;
+  into.samples.push(await measure(server.baseUrl + into.route.path, headers, options, signal));
+  signal.throwIfAborted();
+  into.wallSeconds += (performance.now() - started) / 1000;
   const cpuAfter = server.cpuSeconds();
+  into.cpuSeconds = cpuBefore === null || cpuAfter === null || into.cpuSeconds === null ? null : into.cpuSeconds + cpuAfter - cpuBefore;
+}
+
+function toRow(rounds: Rounds): Row {
+  const result = combine(rounds.samples);
   const cpu =
-    cpuBefore === null || cpuAfter === null || result.requests === 0
+    rounds.cpuSeconds === null || result.responses === 0
       ? null
-      : { share: (cpuAfter - cpuBefore) / elapsed, microsPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
-  return { route, result, cpu };
+      : { share: rounds.cpuSeconds / rounds.wallSeconds, microsPerRequest: (rounds.cpuSeconds * 1e6) / result.responses };
+  return { route: rounds.route, result, cpu };
 }
 
 async function benchStore(store: string, databaseUrl: (dataDir: string) => string, options: Settings): Promise<StoreResult> {
@@ -126,21 +150,26 @@ async function benchStore(store: string, databaseUrl: (dataDir: string) => strin
     REDIS_URL: '',
   };
   process.stdout.write(`\n[${store}] starting the server (DATA_DIR=${dataDir}, port ${env.PORT})\n`);
-  const server = await startServer(env);
+  const server = await startServer(env, undefined, false, signal);
   cleanups.push(() => server.stop());
-  const key = await createKey(env, server.organizationId, BENCH_RATE_LIMIT);
+  const key = await createKey(env, server.organizationId, BENCH_RATE_LIMIT, signal);
   const headersFor = (route: Route): Record<string, string> => (route.authenticated ? { authorization: `Bearer ${key}` } : {});
 
   for (const route of ROUTES) await expect200(server.baseUrl + route.path, headersFor(route));
   for (const route of ROUTES) {
     process.stdout.write(`[${store}] warm-up ${route.name}: ${options.warmup} s\n`);
-    await measure(server.baseUrl + route.path, headersFor(route), { ...options, duration: options.warmup });
+    await measure(server.baseUrl + route.path, headersFor(route), { ...options, duration: options.warmup }, signal);
+    signal.throwIfAborted();
   }
-  const rows: Row[] = [];
-  for (const route of ROUTES) {
-    process.stdout.write(`[${store}] ${route.name}: ${options.connections} connections, ${options.duration} s\n`);
-    rows.push(await measureRoute(server, route, headersFor(route), options));
+  const runs = ROUTES.map((route): Rounds => ({ route, samples: [], cpuSeconds: 0, wallSeconds: 0 }));
+  const perRound = { connections: options.connections, duration: options.duration / options.rounds };
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const run of runs) {
+      process.stdout.write(`[${store}] round ${round}/${options.rounds}, ${run.route.name}: ${options.connections} connections, ${perRound.duration} s\n`);
+      await measureRound(server, headersFor(run.route), perRound, run);
+    }
   }
+  const rows = runs.map(toRow);
   // Stop this server and remove its data now, so the next store's server has the machine alone.
   await runCleanups(mark);
   return { store, rows };
@@ -166,8 +195,8 @@ function report(results: StoreResult[], options: Settings): string[] {
       store,
       route.name,
       Math.round(result.rps).toLocaleString('en-US'),
-      String(result.p50),
-      String(result.p99),
+      result.p50.toFixed(1),
+      result.p99.toFixed(1),
       cpu ? `${Math.round(cpu.share * 100)}%` : '-',
       cpu ? cpu.microsPerRequest.toFixed(0) : '-',
       nonSuccess(result),
@@ -175,7 +204,7 @@ function report(results: StoreResult[], options: Settings): string[] {
   );
   const out = [
     '',
-    `autocannon: ${options.connections} connections, no pipelining, ${options.warmup} s warm-up then ${options.duration} s per route.`,
+    `autocannon: ${options.connections} connections, no pipelining; per route ${options.warmup} s of warm-up, then ${options.duration} s in ${options.rounds} rounds taking turns.`,
     'server: `socialapi serve --no-worker` with LOG_LEVEL=warn (at info, writing one log line per request would',
     'dominate the figures) and the in-memory rate limit; load generator and server share this machine.',
     '',
@@ -214,26 +243,33 @@ async function main(): Promise<void> {
   const results: StoreResult[] = [];
   results.push(await benchStore('SQLite', (dataDir) => `sqlite:${join(dataDir, 'socialapi.db')}`, options));
   if (options.postgresUrl) {
+    signal.throwIfAborted();
     const schema = await createBenchSchema(options.postgresUrl);
     cleanups.push(() => schema.drop());
+    signal.throwIfAborted();
     process.stdout.write(`\n[PostgreSQL] schema ${schema.name}, dropped at the end\n`);
     results.push(await benchStore('PostgreSQL', () => schema.url, options));
   }
   process.stdout.write(`${report(results, options).join('\n')}\n`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`\nbench: ${signal}; stopping the server and removing its data\n`);
-    void runCleanups().finally(() => process.exit(130));
+for (const name of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(name, () => {
+    if (signal.aborted) {
+      process.stderr.write(`bench: second ${name}, exiting without cleaning up\n`);
+      process.exit(130);
+    }
+    process.stderr.write(`\nbench: ${name}; stopping the server and removing its data\n`);
+    interrupt.abort(new Error(`interrupted by ${name}`));
   });
 }
 
 try {
   await main();
 } catch (error) {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  const reason: unknown = signal.aborted ? signal.reason : error;
+  process.stderr.write(`bench failed: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+  process.exitCode = signal.aborted ? 130 : 1;
 } finally {
   await runCleanups();
 }

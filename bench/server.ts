@@ -41,9 +41,9 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...process.env, ...env };
 }
 
-/** Starts `socialapi serve --no-worker` and waits for its first-start banner. */
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--no-worker'], { cwd: ROOT, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `socialapi serve` (without its worker unless asked) and waits for its first-start banner. */
+export async function startServer(env: Record<string, string>, timeoutMs = 30_000, withWorker = false, signal?: AbortSignal): Promise<RunningServer> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...(withWorker ? [] : ['--no-worker'])], { cwd: ROOT, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const onData = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
@@ -60,7 +60,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 30_00
     stop: (graceMs = 5000) => stopChild(child, exited, graceMs),
   });
   try {
-    const banner = await waitForBanner(child, () => output, timeoutMs);
+    const banner = await waitForBanner(child, () => output, signal, timeoutMs);
     return server(banner.baseUrl, banner.organizationId, banner.key);
   } catch (error) {
     await stopChild(child, exited, 2000);
@@ -109,12 +109,13 @@ function parseBanner(text: string): Banner | null {
   return { baseUrl: listening[1], organizationId: org[1], key: key[1] };
 }
 
-function waitForBanner(child: ChildProcess, output: () => string, timeoutMs: number): Promise<Banner> {
+function waitForBanner(child: ChildProcess, output: () => string, signal: AbortSignal | undefined, timeoutMs: number): Promise<Banner> {
   return new Promise((resolve, reject) => {
     const finish = (error: Error | null, banner?: Banner) => {
       clearTimeout(timer);
       child.stdout?.off('data', check);
       child.off('exit', onExit);
+      signal?.removeEventListener('abort', onAbort);
       if (banner) resolve(banner);
       else reject(error ?? new Error('no banner'));
     };
@@ -124,10 +125,13 @@ function waitForBanner(child: ChildProcess, output: () => string, timeoutMs: num
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       finish(new Error(`the server exited (${signal ?? `code ${String(code)}`}) before it was listening; output:\n${output()}`));
+    const onAbort = () => finish(new Error('interrupted while the server was starting'));
     const timer = setTimeout(() => finish(new Error(`the server did not print its banner within ${timeoutMs} ms; output:\n${output()}`)), timeoutMs);
     child.stdout?.on('data', check);
     child.once('exit', onExit);
-    check();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else check();
   });
 }
 
@@ -146,11 +150,15 @@ async function stopChild(child: ChildProcess, exited: Promise<void>, graceMs: nu
   await exited;
 }
 
-/** `socialapi keys create --org ORG --rate-limit N` against the same store; returns the key. */
-export function createKey(env: Record<string, string>, organizationId: string, rateLimit: number): Promise<string> {
+/**
+ * `socialapi keys create --org ORG --rate-limit N` against the same store; returns the key. An
+ * abort kills the command, and the promise settles once it has exited (so it no longer writes
+ * to the data folder about to be removed).
+ */
+export function createKey(env: Record<string, string>, organizationId: string, rateLimit: number, signal?: AbortSignal): Promise<string> {
   const args = [BIN, 'keys', 'create', '--org', organizationId, '--name', 'bench', '--rate-limit', String(rateLimit)];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: ROOT, env: serverEnv(env), timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: ROOT, env: serverEnv(env), timeout: 30_000, ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
       const key = /^(sk_\S+)$/m.exec(stdout)?.[1];
       if (error || !key) {
         reject(new Error(`keys create failed${error ? ` (${error.message})` : ''}:\n${stdout}${stderr}`));

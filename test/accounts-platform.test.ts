@@ -207,7 +207,12 @@ for (const dialect of DIALECTS) {
       assert.equal(refreshed.status, 'active');
 
       // The next refresh is queued; revoke the refresh token so it fails as invalid_grant.
-      const next = await t.runtime.deps.store.db.selectFrom('jobs').selectAll().where('kind', '=', 'account.refresh').where('payload', 'like', `%${id}%`).executeTakeFirstOrThrow();
+      const next = await t.runtime.deps.store.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('dedupe_key', '=', `account.refresh:${id}:${refreshed.token_expires_at ?? 0}`)
+        .executeTakeFirstOrThrow();
+      assert.equal(next.status, 'pending');
       t.sandbox.revokeToken(t.runtime.deps.sealer.open(refreshed.refresh_token_enc ?? ''));
       clock.advance(next.run_at - clock.now() + 1);
       await waitFor(async () => (await statusOf(id)) === 'needs_reconnect', 5000, 'needs_reconnect after a refused refresh');

@@ -19,6 +19,22 @@ describe('usage errors exit 2 with the usage', () => {
   }
 });
 
+describe('socialapi sandbox', () => {
+  test('runs the platform sandbox alone, as PLATFORM_API_BASE would use it', async () => {
+    const sandbox = spawnCli(['sandbox', '--port', '0'], {});
+    try {
+      const [, url = ''] = await sandbox.waitFor(/sandbox listening on (http:\/\/\S+)/);
+      const overview = await fetch(`${url}/_sandbox`);
+      assert.equal(overview.status, 200);
+      const me = await fetch(`${url}/graph.facebook.com/v24.0/me`);
+      assert.equal(me.status, 400);
+      assert.equal(((await me.json()) as { error: { type: string } }).error.type, 'OAuthException');
+    } finally {
+      assert.equal(await sandbox.stop(), 0);
+    }
+  });
+});
+
 describe('start-up failures are one line', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
     ['a bad PORT', { PORT: 'abc' }, /^socialapi: configuration: PORT must be an integer/],

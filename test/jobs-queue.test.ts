@@ -82,7 +82,9 @@ for (const dialect of DIALECTS) {
       const kind = defineJob({ kind: 'test.timed', payload: Empty, maxAttempts: 1, timeoutMs: 5000, run: (_p, c) => Promise.resolve(void starts.set(c.jobId, Date.now())) });
       const w = startWorker(store, [kind], { pollIntervalMs: 60_000 });
       t.after(() => w.stop());
-      await waitFor(() => w.worker.busy === 0, 1000); // let the first look for work pass
+      // A first job, so the worker has looked for work and gone to sleep on its minute-long poll.
+      await enqueue(store.db, store, Date.now(), kind, {});
+      await waitFor(() => w.settled.length === 1, 3000, 'the first job');
       const now = Date.now();
       const id = (await enqueue(store.db, store, now, kind, {})) ?? '';
       const started = await waitFor(() => starts.get(id), 3000, 'the job to start');

@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
         assert.match(target.url ?? '', /^https:\/\/www\.reddit\.com\/r\/sandbox\/comments\//);
         assert.equal(target.attempts, 1);
       }
-      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data)]), [['post.published', { postId: id, status: 'published' }]]);
+      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data) as unknown]), [['post.published', { postId: id, status: 'published' }]]);
     });
 
     test('threads: text with topic tag, reply control, link attachment and first comment; image; video; carousel', async () => {
@@ -223,21 +223,19 @@ for (const dialect of DIALECTS) {
       assert.equal(post.targets[0]?.status, 'failed');
       assert.equal(post.targets[0]?.attempts, 6);
       assert.equal(journal('graph.threads.net', start).length, 6);
-      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data)]), [['post.failed', { postId: id, status: 'partial' }]]);
+      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data) as unknown]), [['post.failed', { postId: id, status: 'partial' }]]);
     });
 
-    test('a permanent failure fails the target at once with the platform message; unsupported platforms fail clearly', async () => {
+    test('a permanent failure fails the target at once with the platform message; a disconnected account fails as reconnect_required', async () => {
       const id = await publishNow([
         { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'nope_not_here' } },
-        { accountId: (await addAccount(t, org, 'instagram')).id, platformSpecificData: { mediaUrl: 'https://cdn.example/a.jpg' } },
         { accountId: (await addAccount(t, org, 'reddit', { status: 'needs_reconnect' })).id, platformSpecificData: { subreddit: 'sandbox' } },
       ]);
       const post = await settled(t, key, id);
       assert.equal(post.status, 'failed');
       assert.equal(post.targets[0]?.error, "SUBREDDIT_NOEXIST: that subreddit doesn't exist (sr)");
-      assert.equal(post.targets[1]?.error, 'publishing to instagram is not supported by this service yet');
-      assert.match(post.targets[2]?.error ?? '', /^reconnect_required/);
-      assert.deepEqual(post.targets.map((x) => [x.status, x.attempts]), [['failed', 1], ['failed', 1], ['failed', 1]]);
+      assert.match(post.targets[1]?.error ?? '', /^reconnect_required/);
+      assert.deepEqual(post.targets.map((x) => [x.status, x.attempts]), [['failed', 1], ['failed', 1]]);
       assert.deepEqual((await events(id)).map((e) => JSON.parse(e.data) as unknown), [{ postId: id, status: 'failed' }]);
     });
 

@@ -101,6 +101,6 @@ export async function settled(t: PostsApp, key: string, id: string, statuses = [
       return statuses.includes(last.status) ? last : null;
     }, timeoutMs, `post ${id} to become ${statuses.join('|')}`, 30);
   } catch (error) {
-    throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
+    throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`, { cause: error });
   }
 }

@@ -235,6 +235,35 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(posts, ['post_down_0', 'post_down_1', 'post_down_2']);
     });
 
+    test('a hanging endpoint does not delay the others', async () => {
+      // Real time here: waiting for a free slot is measured in wall-clock milliseconds.
+      const live = await startApp(dialect, { worker: true, env: { WEBHOOK_TIMEOUT_MS: '2000', JOB_POLL_INTERVAL_MS: '50' } });
+      const slow = await new Receiver().start();
+      const fast = await new Receiver().start();
+      slow.fallback = { hang: true };
+      try {
+        const tenant = await live.tenant({ rateLimit: 1_000_000 });
+        for (const url of [slow.url, fast.url]) {
+          const res = await live.request('/api/v1/webhooks', { key: tenant.key, method: 'POST', headers: json, body: JSON.stringify({ url, events: ['post.published'] }) });
+          assert.equal(res.status, 201);
+        }
+        const started = Date.now();
+        await live.runtime.deps.store.db.transaction().execute(async (trx) => {
+          for (let i = 0; i < 20; i++) {
+            await emitEvent({ db: trx, store: live.runtime.deps.store, now: Date.now() }, tenant.organizationId, 'post.published', { postId: `post_fast_${i}`, status: 'published' });
+          }
+        });
+        await fast.waitFor(20, 5000);
+        const took = Date.now() - started;
+        assert.ok(took < 1500, `the fast endpoint got its 20 deliveries in ${took} ms, while the slow one hangs for 2 s`);
+        assert.ok(slow.received.length <= 8, `the hanging endpoint held at most 8 slots (${slow.received.length} requests)`);
+      } finally {
+        await slow.stop();
+        await fast.stop();
+        await live.close();
+      }
+    });
+
     test('an event in a rolled-back transaction is never delivered', async () => {
       const hook = await endpoint(['post.published']);
       await assert.rejects(

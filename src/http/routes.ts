@@ -33,6 +33,9 @@ import { deletePost } from '../modules/posts/routes/delete-post.ts';
 import { getPost } from '../modules/posts/routes/get-post.ts';
 import { listPosts } from '../modules/posts/routes/list-posts.ts';
 import { publishPost } from '../modules/posts/routes/publish-post.ts';
+import { editPublishedPost } from '../modules/posts/routes/edit-published-post.ts';
+import { unpublishPost } from '../modules/posts/routes/unpublish-post.ts';
+import { updateCommentsSettings } from '../modules/posts/routes/update-comments-settings.ts';
 import { updatePost } from '../modules/posts/routes/update-post.ts';
 import { Post, PostTarget } from '../modules/posts/schemas.ts';
 import type { Api } from './types.ts';
@@ -45,4 +48,5 @@ export const routes: Array<(api: Api) => void> = [listAccounts, getAccount, upda
   startConnect, connectCallback, listPending, getPending, selectPending, metaWebhook, whatsappSignup, connectWhatsApp,
   listMedia, getMedia, createMedia,
   listPosts, createPost, getPost, updatePost, deletePost, publishPost,
+  editPublishedPost, unpublishPost, updateCommentsSettings,
   listWebhooks, createWebhook, deleteWebhook, listDeliveries, testWebhook, redeliverWebhook];

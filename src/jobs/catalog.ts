@@ -23,6 +23,12 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   payload: S;
   /** Runs in all, first one included. */
   maxAttempts: number;
+  /**
+   * The worker lane whose slots it runs in (default 'default'). Kinds that mostly wait on the
+   * network, such as webhook sends, get a lane of their own with more slots, so a slow remote
+   * end cannot take the slots other work needs.
+   */
+  lane?: string;
   timeoutMs: number;
   /** Delay before the next attempt after `attempt` failed; defaults to exponentialBackoff. */
   retryDelayMs?: (attempt: number) => number;

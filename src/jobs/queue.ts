@@ -61,7 +61,14 @@ export async function enqueue<P>(
  * skips rows another worker is claiming at this moment (SKIP LOCKED), so no job is handed out
  * twice and claimers never wait on each other; on SQLite the statement holds the write lock.
  */
-export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number): Promise<JobRow[]> {
+export interface KindFilter {
+  /** Only these kinds. */
+  only?: readonly string[];
+  /** Any kind but these. */
+  except?: readonly string[];
+}
+
+export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, kinds: KindFilter = {}): Promise<JobRow[]> {
   return store.db
     .updateTable('jobs')
     .set((eb) => ({
@@ -77,6 +84,8 @@ export function claimDue(store: Store, workerId: string, now: number, leaseMs: n
         .select('id')
         .where('status', '=', 'pending')
         .where('run_at', '<=', now)
+        .$if(kinds.only !== undefined, (qb) => qb.where('kind', 'in', kinds.only ?? []))
+        .$if(!!kinds.except?.length, (qb) => qb.where('kind', 'not in', kinds.except ?? []))
         .orderBy('run_at')
         .limit(limit)
         .$if(store.caps.skipLocked, (qb) => qb.forUpdate().skipLocked()),

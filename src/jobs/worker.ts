@@ -9,7 +9,7 @@ import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
-import { claimDue, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { claimDue, type KindFilter, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
 import { subscribeWakeups, type Subscription } from './wakeup.ts';
 
 export interface WorkerOptions {
@@ -17,7 +17,10 @@ export interface WorkerOptions {
   registry: JobRegistry;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Slots of the default lane. */
   concurrency: number;
+  /** Slots of the other lanes, by name (kinds choose their lane in their definition). */
+  lanes?: Record<string, number>;
   leaseMs: number;
   pollIntervalMs: number;
   shutdownTimeoutMs: number;
@@ -30,7 +33,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   readonly #o: WorkerOptions;
-  readonly #running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  readonly #running = new Map<string, { promise: Promise<void>; abort: AbortController; lane: string }>();
   #subscription: Subscription | null = null;
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
@@ -40,8 +43,11 @@ export class Worker {
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
+  readonly #lanes: Array<{ name: string; slots: number; kinds: KindFilter }>;
+
   constructor(options: WorkerOptions) {
     this.#o = options;
+    this.#lanes = this.#laneList();
   }
 
   start(): void {
@@ -71,25 +77,26 @@ export class Worker {
   }
 
   async #tick(): Promise<void> {
-    const { store, clock, leaseMs, concurrency, pollIntervalMs } = this.#o;
+    const { store, clock, leaseMs, pollIntervalMs } = this.#o;
     try {
       const now = clock.now();
       await reapExpiredLeases(store.db, now);
-      const free = concurrency - this.#running.size;
-      if (free > 0 && !this.#stopping) {
-        const jobs = await claimDue(store, this.id, now, leaseMs, free);
+      for (const lane of this.#lanes) {
+        const free = lane.slots - this.#inLane(lane.name);
+        if (free <= 0 || this.#stopping) continue;
+        const jobs = await claimDue(store, this.id, now, leaseMs, free, lane.kinds);
         if (this.#stopping) {
           // stop() began while this claim was on its way: hand the jobs back unstarted.
           await releaseJobs(store.db, this.id, clock.now(), jobs.map((job) => job.id));
           return;
         }
-        for (const job of jobs) this.#launch(job);
+        for (const job of jobs) this.#launch(job, lane.name);
         if (jobs.length === free) this.#again = true; // there may be more due right now
       }
       if (this.#stopping) return;
       // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
       // the worker: sleeping until the (already passed) due time would spin on the database.
-      const next = this.#running.size >= concurrency ? null : await nextWakeAt(store.db);
+      const next = this.#lanes.every((lane) => this.#inLane(lane.name) >= lane.slots) ? null : await nextWakeAt(store.db);
       const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
       this.#schedule(delay);
     } catch (error) {
@@ -106,7 +113,30 @@ export class Worker {
     this.#timer = setTimeout(() => this.wake(), delayMs);
   }
 
-  #launch(job: JobRow): void {
+  /**
+   * The lanes and the kinds each claims. The default lane takes every kind no other lane names,
+   * unknown kinds included (they are failed with a clear error).
+   */
+  #laneList(): Array<{ name: string; slots: number; kinds: KindFilter }> {
+    const laned = new Map<string, string[]>();
+    for (const [kind, { definition }] of this.#o.registry) {
+      const lane = definition.lane ?? 'default';
+      if (lane !== 'default' && this.#o.lanes?.[lane] !== undefined) laned.set(lane, [...(laned.get(lane) ?? []), kind]);
+    }
+    const others = [...laned.values()].flat();
+    return [
+      { name: 'default', slots: this.#o.concurrency, kinds: { except: others } },
+      ...[...laned].map(([name, kinds]) => ({ name, slots: this.#o.lanes?.[name] ?? 0, kinds: { only: kinds } })),
+    ];
+  }
+
+  #inLane(lane: string): number {
+    let count = 0;
+    for (const running of this.#running.values()) if (running.lane === lane) count++;
+    return count;
+  }
+
+  #launch(job: JobRow, lane: string): void {
     const abort = new AbortController();
     const promise = this.#run(job, abort)
       // Storing the outcome failed (the database went away): the job keeps its lease, which
@@ -116,7 +146,7 @@ export class Worker {
         this.#running.delete(job.id);
         this.wake(); // a slot is free
       });
-    this.#running.set(job.id, { promise, abort });
+    this.#running.set(job.id, { promise, abort, lane });
   }
 
   async #run(job: JobRow, abort: AbortController): Promise<void> {

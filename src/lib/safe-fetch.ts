@@ -11,7 +11,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
 import { addressRefusal, describeRefusal, ipLiteral } from './address-policy.ts';
 
 /** The URL, or an address it resolves to or redirects to, is not allowed. */
@@ -206,6 +205,8 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 
 /** Fetches a URL a client gave, under the guards above. Throws UrlRefusedError or FetchFailedError. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions): Promise<SafeResponse> {
+  // undici is loaded on first use: a large module most processes need rarely.
+  const { Agent, request } = await import('undici');
   const maxRedirects = options.maxRedirects ?? 5;
   const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 60_000);

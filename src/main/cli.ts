@@ -81,9 +81,10 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
     }
     case 'sandbox': {
       const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { port: { type: 'string' }, host: { type: 'string' } }, 0);
-      const port = values.port === undefined ? 4010 : positiveInteger(values.port, '--port');
+      if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError('--port must be a port number');
+      const port = values.port === undefined ? 4010 : Number(values.port);
       const { runSandbox } = await import('../sandbox/main.ts');
-      const close = await runSandbox(port ?? 4010, values.host ?? '127.0.0.1');
+      const close = await runSandbox(port, values.host ?? '127.0.0.1');
       const stop = () => void close().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -30,7 +30,7 @@ export interface PublishRequest {
   /** What earlier calls stored; `{}` on a fresh attempt. */
   progress: PublishProgress;
   /** Stores progress durably; resolves once it is committed. Call before the next step. */
-  save(progress: PublishProgress): Promise<void>;
+  save: (progress: PublishProgress) => Promise<void>;
 }
 
 export type PublishOutcome =
@@ -47,6 +47,9 @@ export interface Publisher {
 export function processingDelay(checks: number): number {
   return Math.min(60_000, 1000 * 2 ** Math.max(0, checks));
 }
+
+/** A string value of a parsed platform answer or option ('' for anything else). */
+export const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
 /** Reads a string kept in progress. */
 export function progressString(progress: PublishProgress, key: string): string | null {

@@ -1,9 +1,10 @@
 // The publishers registry: which platforms this service can publish to, and the adapter for
-// each. Kept apart from the OAuth/health registry (registry.ts). instagram and facebook are not
-// here yet: delivery fails their targets with a clear "not supported yet" instead.
+// each. Kept apart from the OAuth/health registry (registry.ts).
 import type { Config } from '../config.ts';
 import { platformApiBase } from './base-url.ts';
+import { facebookPublisher } from './facebook/publish.ts';
 import { createPlatformHttp, type FetchFn } from './http.ts';
+import { instagramPublisher } from './instagram/publish.ts';
 import type { Publisher } from './publisher.ts';
 import { redditPublisher } from './reddit/publish.ts';
 import { threadsPublisher } from './threads/publish.ts';
@@ -15,7 +16,7 @@ const DEFAULT_REDDIT_AGENT = 'web:socialapi:v1.0.0 (by /u/socialapi)';
 
 export function createPublishers(config: Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms'>, fetchFn: FetchFn = fetch): Publishers {
   const http = createPlatformHttp({ base: platformApiBase(config), userAgent: 'socialapi/1.0', fetch: losslessJsonFetch(fetchFn) });
-  const list = [redditPublisher(http, config.platforms.redditUserAgent ?? DEFAULT_REDDIT_AGENT), threadsPublisher(http), tiktokPublisher(http)];
+  const list = [redditPublisher(http, config.platforms.redditUserAgent ?? DEFAULT_REDDIT_AGENT), threadsPublisher(http), tiktokPublisher(http), instagramPublisher(http), facebookPublisher(http)];
   return new Map(list.map((p) => [p.platform, p]));
 }
 

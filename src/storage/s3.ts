@@ -2,9 +2,9 @@
 // 5 MiB parts, at most QUEUE_SIZE in flight, so memory stays near 20 MiB whatever the file's size.
 // A failed upload is aborted (AbortMultipartUpload), which removes the parts already sent; a
 // process that dies mid-upload leaves an incomplete upload that the bucket's lifecycle rule
-// (AbortIncompleteMultipartUpload) removes — see README.
-import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+// (AbortIncompleteMultipartUpload) removes — see README. The AWS SDK is loaded on first use, so
+// processes that never touch a bucket do not pay for it at start.
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../config.ts';
 import { IMMUTABLE_CACHE_CONTROL, type MediaStore } from './types.ts';
@@ -14,11 +14,11 @@ const QUEUE_SIZE = 4;
 
 export interface S3Store extends MediaStore {
   readonly kind: 's3';
-  readonly client: S3Client;
   readonly bucket: string;
 }
 
-export function createS3Client(config: S3Config): S3Client {
+async function createS3Client(config: S3Config): Promise<S3Client> {
+  const { S3Client } = await import('@aws-sdk/client-s3');
   return new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
@@ -46,16 +46,18 @@ function watch(body: Readable): { stream: Readable; error: () => unknown } {
   return { stream: Readable.from(relay(), { objectMode: false }), error: () => first };
 }
 
-export function createS3Store(config: S3Config, client: S3Client = createS3Client(config)): S3Store {
+export function createS3Store(config: S3Config): S3Store {
   const publicBase = config.publicUrl;
+  let client: Promise<S3Client> | null = null;
+  const clientOnce = () => (client ??= createS3Client(config));
   return {
     kind: 's3',
-    client,
     bucket: config.bucket,
     async put(key, body, contentType) {
+      const [{ Upload }, s3] = await Promise.all([import('@aws-sdk/lib-storage'), clientOnce()]);
       const watched = watch(body);
       const upload = new Upload({
-        client,
+        client: s3,
         params: { Bucket: config.bucket, Key: key, Body: watched.stream, ContentType: contentType, CacheControl: IMMUTABLE_CACHE_CONTROL },
         partSize: PART_SIZE,
         queueSize: QUEUE_SIZE,
@@ -71,7 +73,8 @@ export function createS3Store(config: S3Config, client: S3Client = createS3Clien
       }
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
+      const [{ DeleteObjectCommand }, s3] = await Promise.all([import('@aws-sdk/client-s3'), clientOnce()]);
+      await s3.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
     },
     publicUrl: (key) => (publicBase === null ? null : `${publicBase}/${key}`),
   };

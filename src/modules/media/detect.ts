@@ -1,7 +1,6 @@
 // The type of an upload, read from its first bytes with file-type (never from a name or a
 // declared header). Only the types the contract lists are accepted; two near relatives are
 // taken as what they are to every decoder: an animated PNG is a PNG, an Apple M4V is an MP4.
-import { fileTypeFromBuffer } from 'file-type';
 
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'video/mp4', 'video/quicktime'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -26,6 +25,8 @@ export type Detection = { ok: true; type: MediaType } | { ok: false; found: stri
 
 /** The type of a file from its head (its first SNIFF_BYTES bytes, or all of it when shorter). */
 export async function detectMediaType(head: Uint8Array): Promise<Detection> {
+  // Loaded on first use: file-type is large, and most processes never see an upload.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   if (!found) return { ok: false, found: null };
   const mime = ALIASES[found.mime] ?? found.mime;

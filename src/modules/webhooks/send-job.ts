@@ -10,8 +10,17 @@ import { postDelivery } from './post-delivery.ts';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';
 import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
 
+/**
+ * At most this many attempts to one endpoint run at once in a process. A receiver that hangs
+ * holds that many slots of the webhooks lane for the timeout, never all of them; its other
+ * deliveries wait their turn (without spending an attempt) while other endpoints go on.
+ */
+export const PER_ENDPOINT_IN_FLIGHT = 8;
+const DEFER_MS = 100;
+
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
   const { store, clock, sealer, config } = deps;
+  const inFlight = new Map<string, number>();
   return defineJob({
     ...WEBHOOK_SEND,
     payload: Type.Object({ deliveryId: Type.String(), dueAt: Type.Number() }),
@@ -23,49 +32,71 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_endpoints as w', 'w.id', 'd.webhook_id')
         .innerJoin('events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'w.url', 'w.secret_enc', 'e.id as eventId', 'e.type', 'e.data', 'e.created_at as eventCreatedAt'])
+        .select(['d.id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'w.url', 'w.secret_enc', 'e.id as eventId', 'e.type', 'e.data', 'e.created_at as eventCreatedAt'])
         .where('d.id', '=', deliveryId)
         .executeTakeFirst();
       // Gone with its endpoint, settled, or redelivered/rescheduled since this job was queued.
       if (!row || row.status === 'delivered' || row.status === 'failed' || row.next_attempt_at !== dueAt) return;
 
-      const attempt = row.attempts + 1;
-      const startedAt = clock.now();
-      const claimed = await db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'sending', attempts: attempt, updated_at: startedAt })
-        .where('id', '=', deliveryId)
-        .where('next_attempt_at', '=', dueAt)
-        .where('status', 'in', ['pending', 'sending'])
-        .executeTakeFirst();
-      if (claimed.numUpdatedRows === 0n) return; // redelivered in the meantime: that job sends it
-
-      const body = `{"id":${JSON.stringify(row.eventId)},"event":${JSON.stringify(row.type)},"createdAt":"${new Date(row.eventCreatedAt).toISOString()}","data":${row.data}}`;
-      const outcome = await postDelivery(
-        { url: row.url, secret: sealer.open(row.secret_enc), deliveryId, body, now: startedAt },
-        { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateUrls },
-      );
-
-      const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        const last = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).where('delivery_id', '=', deliveryId).executeTakeFirst();
-        await trx
-          .insertInto('webhook_attempts')
-          .values({ delivery_id: deliveryId, seq: Number(last?.seq ?? 0) + 1, started_at: startedAt, duration_ms: outcome.durationMs, response_status: outcome.status, error: outcome.error })
-          .execute();
-        const common = { last_response_status: outcome.status, last_error: outcome.error, updated_at: now };
-        if (outcome.ok) {
-          await trx.updateTable('webhook_deliveries').set({ ...common, status: 'delivered', delivered_at: now, next_attempt_at: null }).where('id', '=', deliveryId).execute();
-          return;
-        }
-        const delay = nextRetryDelay({ attempt, status: outcome.status, timedOut: outcome.timedOut, retryAfterMs: parseRetryAfter(outcome.retryAfter, now) });
-        if (delay === null) {
-          await trx.updateTable('webhook_deliveries').set({ ...common, status: 'failed', next_attempt_at: null }).where('id', '=', deliveryId).execute();
-          return;
-        }
-        await trx.updateTable('webhook_deliveries').set({ ...common, status: 'pending', next_attempt_at: now + delay }).where('id', '=', deliveryId).execute();
-        await enqueue<WebhookSendPayload>(trx, store, now, WEBHOOK_SEND, { deliveryId, dueAt: now + delay }, { runAt: now + delay });
-      });
+      const busy = inFlight.get(row.webhook_id) ?? 0;
+      if (busy >= PER_ENDPOINT_IN_FLIGHT) {
+        const later = clock.now() + DEFER_MS;
+        await enqueue<WebhookSendPayload>(db, store, clock.now(), WEBHOOK_SEND, { deliveryId, dueAt }, { runAt: later });
+        return;
+      }
+      inFlight.set(row.webhook_id, busy + 1);
+      try {
+        await attemptDelivery(row, dueAt);
+      } finally {
+        const left = (inFlight.get(row.webhook_id) ?? 1) - 1;
+        if (left > 0) inFlight.set(row.webhook_id, left);
+        else inFlight.delete(row.webhook_id);
+      }
     },
   });
+
+  async function attemptDelivery(
+    row: { id: string; attempts: number; url: string; secret_enc: string; eventId: string; type: string; data: string; eventCreatedAt: number },
+    dueAt: number,
+  ): Promise<void> {
+    const db = store.db;
+    const deliveryId = row.id;
+    const attempt = row.attempts + 1;
+    const startedAt = clock.now();
+    const claimed = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'sending', attempts: attempt, updated_at: startedAt })
+      .where('id', '=', deliveryId)
+      .where('next_attempt_at', '=', dueAt)
+      .where('status', 'in', ['pending', 'sending'])
+      .executeTakeFirst();
+    if (claimed.numUpdatedRows === 0n) return; // redelivered in the meantime: that job sends it
+
+    const body = `{"id":${JSON.stringify(row.eventId)},"event":${JSON.stringify(row.type)},"createdAt":"${new Date(row.eventCreatedAt).toISOString()}","data":${row.data}}`;
+    const outcome = await postDelivery(
+      { url: row.url, secret: sealer.open(row.secret_enc), deliveryId, body, now: startedAt },
+      { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateUrls },
+    );
+
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      const last = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).where('delivery_id', '=', deliveryId).executeTakeFirst();
+      await trx
+        .insertInto('webhook_attempts')
+        .values({ delivery_id: deliveryId, seq: Number(last?.seq ?? 0) + 1, started_at: startedAt, duration_ms: outcome.durationMs, response_status: outcome.status, error: outcome.error })
+        .execute();
+      const common = { last_response_status: outcome.status, last_error: outcome.error, updated_at: now };
+      if (outcome.ok) {
+        await trx.updateTable('webhook_deliveries').set({ ...common, status: 'delivered', delivered_at: now, next_attempt_at: null }).where('id', '=', deliveryId).execute();
+        return;
+      }
+      const delay = nextRetryDelay({ attempt, status: outcome.status, timedOut: outcome.timedOut, retryAfterMs: parseRetryAfter(outcome.retryAfter, now) });
+      if (delay === null) {
+        await trx.updateTable('webhook_deliveries').set({ ...common, status: 'failed', next_attempt_at: null }).where('id', '=', deliveryId).execute();
+        return;
+      }
+      await trx.updateTable('webhook_deliveries').set({ ...common, status: 'pending', next_attempt_at: now + delay }).where('id', '=', deliveryId).execute();
+      await enqueue<WebhookSendPayload>(trx, store, now, WEBHOOK_SEND, { deliveryId, dueAt: now + delay }, { runAt: now + delay });
+    });
+  }
 }

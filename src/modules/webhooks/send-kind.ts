@@ -1,6 +1,6 @@
 // The job that makes one delivery attempt. Declared apart from its handler so that emitting an
 // event (anywhere in the service) does not pull in the HTTP client.
-export const WEBHOOK_SEND = { kind: 'webhook.send', maxAttempts: 5 } as const;
+export const WEBHOOK_SEND = { kind: 'webhook.send', maxAttempts: 5, lane: 'webhooks' } as const;
 
 export interface WebhookSendPayload {
   deliveryId: string;

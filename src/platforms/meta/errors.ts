@@ -21,6 +21,7 @@ const BY_CODE = new Map<number, PlatformErrorKind>([
   [17, 'rate_limited'],
   [32, 'rate_limited'],
   [100, 'invalid'],
+  [324, 'invalid'], // Pages: the photo file is missing or unreadable
   [102, 'auth'],
   [190, 'auth'],
   [341, 'rate_limited'],
@@ -39,8 +40,32 @@ const BY_CODE = new Map<number, PlatformErrorKind>([
 /** Authentication subcodes (with 190/102): always a token problem. */
 const AUTH_SUBCODES = new Set([458, 459, 460, 463, 464, 467, 492]);
 
+/**
+ * Instagram publishing errors (platforms.md §2.4), keyed `code:subcode`: their codes alone
+ * would mislead (1/2207057 is a bad thumb_offset, not an outage; 4/2207051 is a spam block,
+ * not an app rate limit). Looked up before the code table.
+ */
+const BY_SUBCODE = new Map<string, PlatformErrorKind>([
+  ['-2:2207003', 'transient'], // media download timed out
+  ['-2:2207020', 'transient'], // media expired: a new container is made on retry
+  ['-1:2207001', 'transient'], // Instagram server error
+  ['-1:2207032', 'transient'], // create media failed
+  ['-1:2207053', 'transient'], // unknown upload error: a new container is made on retry
+  ['1:2207057', 'invalid'], // thumb_offset out of range
+  ['4:2207051', 'permanent'], // suspected spam, activity restricted
+  ['9:2207042', 'rate_limited'], // daily publishing limit reached
+  ['24:2207006', 'invalid'], // media not found
+  ['24:2207008', 'transient'], // container expired: a new container is made on retry
+  ['25:2207050', 'permanent'], // account inactive or restricted
+  ['352:2207026', 'invalid'], // unsupported video format
+  ['9004:2207052', 'invalid'], // media could not be fetched from its URL
+  ['9007:2207027', 'transient'], // container not ready yet
+]);
+
 export function graphKind(error: GraphErrorBody, status: number): PlatformErrorKind {
   if (error.subcode !== null && AUTH_SUBCODES.has(error.subcode)) return 'auth';
+  const bySubcode = error.code !== null && error.subcode !== null ? BY_SUBCODE.get(`${error.code}:${error.subcode}`) : undefined;
+  if (bySubcode) return bySubcode;
   if (error.code !== null) {
     const known = BY_CODE.get(error.code);
     if (known) return known;

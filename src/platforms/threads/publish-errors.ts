@@ -34,8 +34,8 @@ const BY_SUBCODE: Record<string, PlatformErrorKind> = {
 
 export function graphErrorOf(body: unknown): GraphError | null {
   if (!body || typeof body !== 'object' || !('error' in body)) return null;
-  const error = (body as { error: unknown }).error;
-  return error && typeof error === 'object' ? (error as GraphError) : null;
+  const { error } = body;
+  return error && typeof error === 'object' ? error : null;
 }
 
 export function threadsError(status: number, body: unknown): PlatformError {

@@ -5,7 +5,7 @@
 // the next call, so a resumed attempt never creates or publishes a unit twice.
 import type { PlatformHttp } from '../http.ts';
 import { PlatformError } from '../errors.ts';
-import { processingDelay, progressNumber, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { processingDelay, progressNumber, text, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
 import { threadsError } from './publish-errors.ts';
 
 const GRAPH = 'https://graph.threads.net/v1.0';
@@ -39,7 +39,7 @@ export function threadsUnits(content: string, options: Record<string, unknown>):
   const shared = { topicTag: str(options.topicTag), replyControl: str(options.replyControl) };
   const items = Array.isArray(options.threadItems) ? (options.threadItems as Array<Record<string, unknown>>) : null;
   const units: ThreadsUnit[] = items
-    ? items.map((item, i) => ({ ...unitOf(String(item.content ?? ''), item), replyTo: i === 0 ? null : i - 1, ...(i === 0 ? shared : {}) }))
+    ? items.map((item, i) => ({ ...unitOf(text(item.content), item), replyTo: i === 0 ? null : i - 1, ...(i === 0 ? shared : {}) }))
     : [{ ...unitOf(content, options), replyTo: null, ...shared, linkAttachment: str(options.linkAttachment) }];
   const firstComment = str(options.firstComment);
   if (firstComment) units.push({ text: firstComment, mediaType: 'TEXT', mediaUrls: [], altTexts: [], replyTo: 0 });
@@ -107,7 +107,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher {
             return { status: 'processing', checkAfterMs: processingDelay(checks) };
           }
           case 'ERROR':
-            throw new PlatformError('invalid', `Threads could not process the media: ${String(status.error_message ?? 'UNKNOWN')}`, { platform: 'threads', code: String(status.error_message ?? 'UNKNOWN') });
+            throw new PlatformError('invalid', `Threads could not process the media: ${text(status.error_message) || 'UNKNOWN'}`, { platform: 'threads', code: text(status.error_message) || 'UNKNOWN' });
           case 'EXPIRED':
             delete done.container;
             delete done.children;

@@ -4,7 +4,7 @@
 // attempt with a saved publish_id only checks status: it never initialises a second post.
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { processingDelay, progressNumber, progressString, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { processingDelay, progressNumber, progressString, text, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
 import { tiktokError, tiktokFailure, type TikTokEnvelope } from './publish-errors.ts';
 
 const API = 'https://open.tiktokapis.com';
@@ -52,7 +52,7 @@ export function tiktokPublisher(http: PlatformHttp): Publisher {
         const urls = strings(options.mediaUrls);
         const data = photo
           ? await call('/v2/post/publish/content/init/', {
-              post_info: { ...common, title: String(options.title ?? ''), description: content, auto_add_music: flag(options.autoAddMusic, false) },
+              post_info: { ...common, title: text(options.title), description: content, auto_add_music: flag(options.autoAddMusic, false) },
               source_info: { source: 'PULL_FROM_URL', photo_images: urls, photo_cover_index: typeof options.photoCoverIndex === 'number' ? options.photoCoverIndex : 0 },
               post_mode: 'DIRECT_POST',
               media_type: 'PHOTO',
@@ -68,7 +68,7 @@ export function tiktokPublisher(http: PlatformHttp): Publisher {
               },
               source_info: { source: 'PULL_FROM_URL', video_url: urls[0] ?? '' },
             });
-        publishId = String(data.publish_id ?? '');
+        publishId = text(data.publish_id);
         if (!publishId) throw new PlatformError('transient', 'TikTok answered without a publish_id', { platform: 'tiktok' });
         await save({ publishId, checks: 0 });
       }
@@ -85,7 +85,7 @@ export function tiktokPublisher(http: PlatformHttp): Publisher {
         case 'FAILED':
           // Nothing was posted: a retry starts a new publish rather than re-reading this one.
           await save({});
-          throw tiktokFailure(String(status.fail_reason ?? ''));
+          throw tiktokFailure(text(status.fail_reason));
         default: {
           const checks = progressNumber(progress, 'checks');
           if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'TikTok did not finish processing in time', { platform: 'tiktok' });

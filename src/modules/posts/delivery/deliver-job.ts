@@ -11,11 +11,12 @@ import { PlatformError } from '../../../platforms/errors.ts';
 import type { PublishProgress, Publisher } from '../../../platforms/publisher.ts';
 import { createPublishers, type Publishers } from '../../../platforms/publishers.ts';
 import { POST_DELIVER, type DeliverPayload } from './kinds.ts';
+import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
 
-export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config)) {
+export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config), checkMedia: MediaChecker = mediaChecker({ allowPrivate: deps.config.allowPrivateUrls })) {
   const { store, clock, sealer } = deps;
   return defineJob({
     ...POST_DELIVER,
@@ -64,12 +65,20 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
     if (!publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
     if (!row.accountId) return fail('the account was removed');
     if (row.accountStatus === 'needs_reconnect' || !row.access_token_enc) return fail('reconnect_required: the account must be reconnected');
+    const options = JSON.parse(row.options) as Record<string, unknown>;
+    let progress = JSON.parse(row.progress) as PublishProgress;
+    // Media checks (media-check.ts) before the first platform call only: no step saved yet.
+    if (Object.keys(progress).length === 0) {
+      const media = await checkMedia(row.platform, options);
+      if (!media.ok) return fail(media.message);
+      if (media.kinds.length) progress = { mediaKinds: media.kinds };
+    }
     try {
       const result = await publisher.publish({
         account: { id: row.accountId, platformUserId: row.platform_user_id ?? '', username: row.username, accessToken: sealer.open(row.access_token_enc), metadata: JSON.parse(row.metadata ?? '{}') as Record<string, unknown> },
         content: row.content,
-        options: JSON.parse(row.options) as Record<string, unknown>,
-        progress: JSON.parse(row.progress) as PublishProgress,
+        options,
+        progress,
         save,
       });
       return result.status === 'published' ? { kind: 'published', platformPostId: result.platformPostId, url: result.url } : { kind: 'processing', checkAfterMs: result.checkAfterMs };

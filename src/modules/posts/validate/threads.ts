@@ -42,9 +42,10 @@ function media(f: Fields, at: (key: string) => string, source: Record<string, un
 function altTexts(source: Record<string, unknown>, count: number, mediaType: MediaType, fail: (key: string, problem: string) => never): Array<string | null> | undefined {
   if (source.altText !== undefined && source.altTexts !== undefined) fail('altTexts', 'give altText or altTexts, not both');
   if (source.altText !== undefined) {
-    if (typeof source.altText !== 'string') fail('altText', 'must be a string');
-    checkLength(source.altText as string, { max: 1000 }, (p) => fail('altText', p));
-    return mediaType === 'TEXT' ? undefined : Array.from({ length: Math.max(1, count) }, () => source.altText as string);
+    const alt = source.altText;
+    if (typeof alt !== 'string') return fail('altText', 'must be a string');
+    checkLength(alt, { max: 1000 }, (p) => fail('altText', p));
+    return mediaType === 'TEXT' ? undefined : Array.from({ length: Math.max(1, count) }, () => alt);
   }
   if (source.altTexts === undefined) return undefined;
   if (!Array.isArray(source.altTexts)) return fail('altTexts', 'must be an array of strings');

@@ -1,0 +1,111 @@
+// Operations on posts that are live (contract "Published posts"; DESIGN §2 Posts): edit,
+// unpublish, comments-settings. Which targets: with `accountId`, that account's target; without
+// it, every published target whose platform offers the operation. Checked before any platform
+// call, in this order: the post (404), the accountId (400), the platform (400 not_supported),
+// a published target (409 NOT_PUBLISHED), approval (403 approval_required: the key, the
+// organization or a target account requires it), the accounts' tokens (409 reconnect_required).
+// Then each target's platform is called in the order of `platforms`; a platform failure answers
+// through toApiError (an invalid token also marks the account needs_reconnect), and the targets
+// before it keep their change.
+import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
+import type { Tenant } from '../../db/tenant.ts';
+import { ApiError, errors } from '../../http/errors.ts';
+import type { AppDeps } from '../../http/types.ts';
+import type { Config } from '../../config.ts';
+import { createPublishedOps, type PublishedOps } from '../../platforms/published-ops.ts';
+import type { AccountCredentials } from '../../platforms/types.ts';
+import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
+import type { Caller } from '../keys/service.ts';
+import { findPost } from './repo.ts';
+
+export type PublishedOperation =
+  | { kind: 'edit'; content: string }
+  | { kind: 'unpublish' }
+  | { kind: 'comments'; enabled: boolean };
+
+export interface ChangedTarget {
+  targetId: string;
+  accountId: string;
+  platform: string;
+  platformPostId: string;
+}
+
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
+type Call = (credentials: AccountCredentials, platformPostId: string) => Promise<void>;
+
+const NAMES: Record<PublishedOperation['kind'], string> = { edit: 'editing a published post', unpublish: 'unpublishing a post', comments: 'changing comment settings' };
+
+const cache = new WeakMap<Config, PublishedOps>();
+function opsFor(config: Config): PublishedOps {
+  let ops = cache.get(config);
+  if (!ops) cache.set(config, (ops = createPublishedOps(config)));
+  return ops;
+}
+
+/** The platform call of the operation on a platform, or null when the platform does not offer it. */
+function callFor(ops: PublishedOps, platform: string, operation: PublishedOperation): Call | null {
+  switch (operation.kind) {
+    case 'edit': {
+      const editor = ops.editors.get(platform);
+      return editor ? (credentials, id) => editor.edit(credentials, id, operation.content) : null;
+    }
+    case 'unpublish': {
+      const remover = ops.removers.get(platform);
+      return remover ? (credentials, id) => remover.unpublish(credentials, id) : null;
+    }
+    case 'comments': {
+      const target = ops.commentSwitches.get(platform);
+      return target ? (credentials, id) => target.setComments(credentials, id, operation.enabled) : null;
+    }
+    default: {
+      const unreachable: never = operation;
+      return unreachable;
+    }
+  }
+}
+
+const offeredBy = (ops: PublishedOps, operation: PublishedOperation) =>
+  [...(operation.kind === 'edit' ? ops.editors : operation.kind === 'unpublish' ? ops.removers : ops.commentSwitches).keys()].join(', ');
+
+function selectTargets(targets: PostTargetRow[], ops: PublishedOps, operation: PublishedOperation, accountId: string | undefined): PostTargetRow[] {
+  const what = NAMES[operation.kind];
+  if (accountId !== undefined) {
+    const target = targets.find((t) => t.account_id === accountId);
+    if (!target) throw errors.invalid('accountId', 'not a target account of this post');
+    if (!callFor(ops, target.platform, operation)) throw errors.notSupported(`${target.platform} does not support ${what} (only ${offeredBy(ops, operation)})`);
+    if (target.status !== 'published' || !target.platform_post_id) throw errors.conflict(`The ${target.platform} target of this post is not published`, 'NOT_PUBLISHED');
+    return [target];
+  }
+  const offered = targets.filter((t) => callFor(ops, t.platform, operation));
+  if (!offered.length) throw errors.notSupported(`None of this post's platforms supports ${what} (only ${offeredBy(ops, operation)})`);
+  const published = offered.filter((t) => t.status === 'published' && t.platform_post_id);
+  if (!published.length) throw errors.conflict(`No ${[...new Set(offered.map((t) => t.platform))].join(' or ')} target of this post is published`, 'NOT_PUBLISHED');
+  return published;
+}
+
+export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: Caller, postId: string, operation: PublishedOperation, accountId?: string): Promise<ChangedTarget[]> {
+  const found = await findPost(tenant, postId);
+  if (!found) throw errors.notFound('Post');
+  const ops = opsFor(deps.config);
+  const targets = selectTargets(found.targets, ops, operation, accountId);
+  const accounts = await tenant.selectFrom('accounts').selectAll().where('id', 'in', targets.map((t) => t.account_id)).execute();
+  const byId = new Map<string, AccountRow>(accounts.map((a) => [a.id, a]));
+  if (caller.approvalRequired || accounts.some((a) => a.approval_required === 1)) {
+    throw new ApiError(403, `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: ${NAMES[operation.kind]} is refused`, 'approval_required');
+  }
+  for (const target of targets) {
+    const row = byId.get(target.account_id);
+    if (!row) throw errors.conflict(`The ${target.platform} account of this post was removed`, 'ACCOUNT_REMOVED');
+    if (row.status === 'needs_reconnect') throw reconnectRequired(row);
+  }
+  const changed: ChangedTarget[] = [];
+  for (const target of targets) {
+    const row = byId.get(target.account_id);
+    const call = callFor(ops, target.platform, operation);
+    const platformPostId = target.platform_post_id ?? '';
+    if (!row || !call) continue;
+    await callPlatform(deps, row, (credentials) => call(credentials, platformPostId));
+    changed.push({ targetId: target.id, accountId: target.account_id, platform: target.platform, platformPostId });
+  }
+  return changed;
+}

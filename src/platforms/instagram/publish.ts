@@ -1,0 +1,119 @@
+// Instagram publishing (platforms.md §2.3–2.4, §12) on either host: graph.facebook.com for
+// accounts connected with Facebook Login (metadata.login "facebook", a Page token), and
+// graph.instagram.com for Instagram Login. Every post is a container: carousel items first,
+// then the post's container, checked until FINISHED, then media_publish. Each container id is
+// saved before the next call and the media id right after media_publish, so a resumed attempt
+// never makes a second container or publishes twice. After publishing: the permalink, the
+// first comment, then comments turned off (in that order, or the comment could not be made).
+import { PlatformError } from '../errors.ts';
+import type { PlatformHttp } from '../http.ts';
+import { FACEBOOK_GRAPH, str } from '../meta/graph.ts';
+import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
+import { processingDelay, progressNumber, type PublishOutcome, type PublishProgress, type PublishRequest, type Publisher } from '../publisher.ts';
+import { INSTAGRAM_GRAPH } from './instagram-login.ts';
+import { carouselParams, itemParams, kindOf, singleParams } from './publish-params.ts';
+import { containerFailure, RENEW_CONTAINER } from './publish-errors.ts';
+
+/** About 15 minutes of checks (1, 2, 4 … 60 s) per attempt before giving up on processing. */
+const MAX_CHECKS = 20;
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
+
+export const instagramHost = (metadata: Record<string, unknown>): string => (metadata.login === 'facebook' ? FACEBOOK_GRAPH : INSTAGRAM_GRAPH);
+
+export function instagramPublisher(http: PlatformHttp): Publisher {
+  return {
+    platform: 'instagram',
+    async publish({ account, content, options, progress: saved, save }: PublishRequest): Promise<PublishOutcome> {
+      const progress: PublishProgress = { ...saved };
+      const store = () => save(progress);
+      const call = graphCaller(http, 'instagram', instagramHost(account.metadata), account.accessToken);
+      const kind = kindOf(options);
+
+      if (progress.mediaId === undefined) {
+        const container = str(progress.container) ?? (await createContainer(call, account.platformUserId, content, options, progress, store));
+        const status = await call('GET', `/${container}`, { fields: 'status_code,status' });
+        switch (status.status_code) {
+          case 'FINISHED':
+            break;
+          case 'PUBLISHED':
+            // Published by an attempt that died before saving the media id: never publish again.
+            progress.mediaId = null;
+            await store();
+            break;
+          case 'ERROR': {
+            const failure = containerFailure(str(status.status) ?? '');
+            if (failure.retryable) await forgetContainer(progress, store);
+            throw failure;
+          }
+          case 'EXPIRED':
+            await forgetContainer(progress, store);
+            throw new PlatformError('transient', 'the media container expired before it was published; a new one is made on retry', { platform: 'instagram' });
+          default: {
+            // IN_PROGRESS: wait and check again.
+            const checks = progressNumber(progress, 'checks');
+            progress.checks = checks >= MAX_CHECKS ? 0 : checks + 1;
+            await store();
+            if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'Instagram did not finish processing the media in time', { platform: 'instagram' });
+            return { status: 'processing', checkAfterMs: processingDelay(checks) };
+          }
+        }
+        if (progress.mediaId === undefined) {
+          try {
+            const published = await call('POST', `/${account.platformUserId}/media_publish`, { creation_id: container });
+            progress.mediaId = str(published.id);
+          } catch (error) {
+            if (error instanceof PlatformError && RENEW_CONTAINER.has(Number(error.details.subcode))) await forgetContainer(progress, store);
+            throw error;
+          }
+          await store();
+        }
+      }
+
+      const mediaId = str(progress.mediaId);
+      if (!mediaId) return { status: 'published', platformPostId: null, url: null };
+      await followUp(progress, save, 'permalink', async () => str((await call('GET', `/${mediaId}`, { fields: 'id,permalink' })).permalink) ?? true);
+      const comment = str(options.firstComment);
+      if (comment && kind !== 'STORIES') {
+        await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${mediaId}/comments`, { message: comment })).id) ?? true);
+      }
+      if (options.commentsEnabled === false && kind !== 'STORIES') {
+        await followUp(progress, save, 'commentsOff', async () => (await call('POST', `/${mediaId}`, { comment_enabled: 'false' }), true));
+      }
+      const permalink = (progress.followUps as Record<string, { done?: unknown }> | undefined)?.permalink?.done;
+      return { status: 'published', platformPostId: mediaId, url: typeof permalink === 'string' ? permalink : null };
+    },
+  };
+}
+
+/** Carousel items (each saved as it is made), then the post's container, saved. */
+async function createContainer(call: GraphCall, user: string, content: string, options: Record<string, unknown>, progress: PublishProgress, store: () => Promise<void>): Promise<string> {
+  let params;
+  if (kindOf(options) === 'CAROUSEL') {
+    const urls = strings(options.mediaUrls);
+    const children = strings(progress.children);
+    progress.children = children;
+    for (const index of urls.keys()) {
+      if (children[index]) continue;
+      children[index] = str((await call('POST', `/${user}/media`, itemParams(options, index, progress.mediaKinds))).id) ?? '';
+      await store();
+    }
+    params = carouselParams(content, options, children);
+  } else {
+    params = singleParams(content, options, progress.mediaKinds);
+  }
+  const id = str((await call('POST', `/${user}/media`, params)).id);
+  if (!id) throw new PlatformError('transient', 'Instagram answered the container request without an id', { platform: 'instagram' });
+  progress.container = id;
+  progress.checks = 0;
+  await store();
+  return id;
+}
+
+/** The container can no longer be published (expired, failed upload): the retry makes new ones. */
+async function forgetContainer(progress: PublishProgress, store: () => Promise<void>): Promise<void> {
+  delete progress.container;
+  delete progress.children;
+  progress.checks = 0;
+  await store();
+}
