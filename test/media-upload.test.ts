@@ -287,6 +287,35 @@ for (const dialect of DIALECTS) {
         if (s3) await waitFor(() => s3?.requests.slice(seen).some((r) => r.startsWith('DELETE ') && r.includes('uploadId=')), 5000, 'AbortMultipartUpload');
       });
 
+      test('a client that leaves during a URL upload stops the fetch, and nothing is kept', async () => {
+        const before = await snapshot();
+        let sent = 0;
+        let remoteClosed = false;
+        files.routes.set('/slow.png', (_request, response) => {
+          response.writeHead(200, { 'content-type': 'image/png' });
+          response.write(png());
+          const timer = setInterval(() => {
+            response.write(Buffer.alloc(64 * 1024, 1));
+            sent += 64 * 1024;
+          }, 5);
+          response.once('close', () => {
+            clearInterval(timer);
+            remoteClosed = true;
+          });
+        });
+        const body = JSON.stringify({ url: files.url('/slow.png') });
+        const req = httpRequest(`${t.url}/api/v1/media`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        });
+        req.on('error', () => {});
+        req.end(body);
+        await waitFor(() => sent > MiB, 5000, 'the fetch to be under way');
+        req.destroy();
+        await waitFor(() => remoteClosed, 5000, 'the service to stop fetching');
+        await nothingLeft(before);
+      });
+
       test('url fetches that fail say why', async () => {
         files.routes.set('/gone', (_request, response) => response.writeHead(404).end());
         assert.equal((await failure(await postJson({ url: files.url('/gone') }), 400)).message, 'url: fetch failed: the server answered HTTP 404');

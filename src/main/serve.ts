@@ -26,6 +26,14 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
     : null;
   worker?.start();
 
+  // Before the banner: whoever reads it may signal at once, and until a listener exists a
+  // SIGTERM kills the process the hard way.
+  onShutdownSignal(log, async () => {
+    await app.close();
+    await worker?.stop();
+    await runtime.close();
+  });
+
   const lines = [
     '',
     `socialapi is listening on ${baseUrl}  (store: ${describeTarget(config.database)}; platforms: ${config.sandbox ? 'sandbox' : 'live'}; worker: ${worker ? 'on' : 'off'})`,
@@ -45,9 +53,4 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
   lines.push(`API document: ${baseUrl}/api/v1/openapi.json`, '');
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  onShutdownSignal(log, async () => {
-    await app.close();
-    await worker?.stop();
-    await runtime.close();
-  });
 }

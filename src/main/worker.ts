@@ -10,10 +10,11 @@ export async function runWorker(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
   const worker = new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock: runtime.deps.clock, log, ...config.jobs });
-  worker.start();
-  log.info({ workerId: worker.id }, 'worker started');
+  // The listener goes first: until one exists, a SIGTERM kills the process the hard way.
   onShutdownSignal(log, async () => {
     await worker.stop();
     await runtime.close();
   });
+  worker.start();
+  log.info({ workerId: worker.id }, 'worker started');
 }

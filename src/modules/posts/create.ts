@@ -11,6 +11,8 @@ import { scheduleDispatch, startDelivery } from './delivery/release.ts';
 import type { NewPost } from './schemas.ts';
 import { checkSchedule, resolveTargets } from './targets.ts';
 import { finishRequest } from './idempotency.ts';
+import { attachMediaToPost } from '../media/service.ts';
+import { mediaUrlsOf } from './media-refs.ts';
 
 export type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config'>;
 
@@ -55,6 +57,7 @@ export async function createPost(deps: CreateDeps, tenant: Tenant, caller: Calle
         })),
       )
       .execute();
+    await attachMediaToPost(trx, deps.config, tenant.organizationId, postId, mediaUrlsOf(targets));
     if (status === 'pending_approval') await emitEvent(ctx, tenant.organizationId, 'post.pending_approval', { postId });
     if (status === 'scheduled' && scheduledFor !== null) await scheduleDispatch(ctx, postId, Math.max(scheduledFor, now));
     if (status === 'queued') await startDelivery(ctx, postId);

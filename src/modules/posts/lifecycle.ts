@@ -11,6 +11,7 @@ import type { CreateDeps } from './create.ts';
 import { cancelDispatch, startDelivery } from './delivery/release.ts';
 import { lockPost } from './repo.ts';
 import { accountsRequireApproval, revalidateTargets } from './targets.ts';
+import { releaseMediaOfPost } from '../media/service.ts';
 
 const EDITABLE = new Set(['draft', 'scheduled', 'pending_approval', 'failed']);
 
@@ -58,6 +59,7 @@ export async function deletePost(deps: CreateDeps, tenant: Tenant, postId: strin
     const post = await lockOwn(trx, tenant, postId, now);
     if (post.status === 'queued' || post.status === 'publishing') throw errors.conflict('The post is being published; it can be deleted once delivery has finished', 'PUBLISH_IN_PROGRESS');
     await cancelDispatch(trx, postId);
+    await releaseMediaOfPost(trx, deps.store, tenant.organizationId, postId, now);
     await trx.deleteFrom('post_targets').where('post_id', '=', postId).execute();
     await trx.deleteFrom('posts').where('id', '=', postId).execute();
   });

@@ -7,7 +7,7 @@
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH, str } from '../meta/graph.ts';
-import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
+import { followUp, graphCaller } from '../meta/publish-steps.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../publisher.ts';
 import { publishFeedVideo, publishUploadedVideo, type VideoResult, type VideoStep } from './publish-video.ts';
 

@@ -20,7 +20,7 @@ const json = (value: unknown): string | undefined => (value === undefined ? unde
 
 /** Video by the type read from the file's bytes when the media check gave it, else by its extension. */
 export function isVideoItem(url: string, index: number, mediaKinds: unknown): boolean {
-  const kinds = Array.isArray(mediaKinds) ? mediaKinds : [];
+  const kinds: unknown[] = Array.isArray(mediaKinds) ? mediaKinds : [];
   const known = kinds[index];
   if (known === 'video' || known === 'image') return known === 'video';
   try {

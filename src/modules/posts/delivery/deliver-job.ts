@@ -13,6 +13,7 @@ import { createPublishers, type Publishers } from '../../../platforms/publishers
 import { POST_DELIVER, type DeliverPayload } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
+import { markNeedsReconnect } from '../../accounts/disconnect.ts';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
 
@@ -84,6 +85,9 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
       return result.status === 'published' ? { kind: 'published', platformPostId: result.platformPostId, url: result.url } : { kind: 'processing', checkAfterMs: result.checkAfterMs };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
+      // The platform says the token is dead: the account needs reconnecting (and says so with
+      // account.disconnected), so its other targets fail at once instead of calling again.
+      if (error.kind === 'auth') await markNeedsReconnect({ store, clock }, row.accountId, 'token_invalid', error.message);
       const prefix = error.kind === 'auth' ? 'reconnect_required: ' : error.kind === 'permission' ? 'missing_permission: ' : '';
       return { kind: 'failed', message: `${prefix}${error.message}`, retryable: error.retryable, retryAfterMs: error.details.retryAfterMs };
     }
