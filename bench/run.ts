@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { combine, measure, type LoadOptions, type LoadResult, type Sample } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
+import { benchMediaUpload, formatMediaUploadResult } from './media-upload.ts';
+import { benchWebhooks } from './webhooks.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -223,8 +225,8 @@ function report(results: StoreResult[], options: Settings): string[] {
       out.push(`  the same in server CPU per request (${probe.cpu.microsPerRequest.toFixed(0)} / ${accounts.cpu.microsPerRequest.toFixed(0)} µs): ${(cpuRatio * 100).toFixed(1)}%`);
       const starved = [probe, accounts].filter((r) => r.cpu && r.cpu.share < SATURATED).map((r) => r.route.name);
       if (starved.length) {
-        out.push(`  note: the server was below ${SATURATED * 100}% of a core during ${starved.join(' and ')}: other load on the machine or the`);
-        out.push('  load generator limited it, so trust the CPU-per-request ratio more than the req/s one.');
+        out.push(`  note: the server was below ${SATURATED * 100}% of a core during ${starved.join(' and ')}: other processes (a local`);
+        out.push('  database among them) or the load generator held it back, so trust the CPU-per-request ratio more than the req/s one.');
       }
     }
   }
@@ -251,6 +253,13 @@ async function main(): Promise<void> {
     results.push(await benchStore('PostgreSQL', () => schema.url, options));
   }
   process.stdout.write(`${report(results, options).join('\n')}\n`);
+
+  // The other capabilities' figures, each on its own fresh server (see each file's header).
+  signal.throwIfAborted();
+  await benchWebhooks({ rate: 200, seconds: 10, burst: 2000, postgresUrl: null });
+  signal.throwIfAborted();
+  process.stdout.write('\nMedia upload (1 GiB multipart, streamed)\n');
+  process.stdout.write(`${formatMediaUploadResult(await benchMediaUpload())}\n`);
 }
 
 for (const name of ['SIGINT', 'SIGTERM'] as const) {

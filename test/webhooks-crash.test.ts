@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('SIGKILL mid-delivery: delivered again by another worker, same key', async () => {
-      const env = { DATABASE_URL: t.database.url, DATA_DIR: t.database.dataDir, JOB_LEASE_MS: '1000', JOB_POLL_INTERVAL_MS: '100', LOG_LEVEL: 'warn' };
+      const env = { DATABASE_URL: t.database.url, DATA_DIR: t.database.dataDir, JOB_LEASE_MS: '1000', JOB_POLL_INTERVAL_MS: '100', LOG_LEVEL: 'info' };
       const { key } = await t.tenant({ rateLimit: 1_000_000 });
       const created = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
       const { webhook } = (await created.json()) as { webhook: { id: string } };
@@ -32,14 +32,19 @@ for (const dialect of DIALECTS) {
 
       const first = spawnCli(['worker'], env);
       workers.push(first);
+      await first.waitFor(/worker started/, 30_000);
       await t.request(`/api/v1/webhooks/${webhook.id}/test`, { key, method: 'POST' });
-      await receiver.waitFor(1, 15_000);
+      await receiver.waitFor(1, 15_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; the worker printed:\n${first.output()}`);
+      });
       first.child.kill('SIGKILL');
       await first.stop();
 
       const second = spawnCli(['worker'], env);
       workers.push(second);
-      const [a, b] = await receiver.waitFor(2, 15_000);
+      const [a, b] = await receiver.waitFor(2, 15_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; the second worker printed:\n${second.output()}`);
+      });
       assert.equal(b?.headers['x-idempotency-key'], a?.headers['x-idempotency-key']);
       assert.equal(b?.body, a?.body);
       await waitFor(async () => {

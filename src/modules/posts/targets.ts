@@ -2,7 +2,7 @@
 // this organization whose platform matches, and each target's platformSpecificData.
 import { errors } from '../../http/errors.ts';
 import type { Tenant } from '../../db/tenant.ts';
-import type { PostTargetRow } from '../../db/schema.ts';
+import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { NewPost } from './schemas.ts';
 import { TARGET_PLATFORMS } from './schemas.ts';
 import { POSTABLE_PLATFORMS, validateTarget, type TargetResult } from './validate/index.ts';
@@ -15,6 +15,8 @@ export interface ResolvedTarget extends TargetResult {
   platform: string;
   input: Record<string, unknown>;
   approvalRequired: boolean;
+  /** The account as read (for the publishing-window check, without reading it again). */
+  account: AccountRow;
 }
 
 export function checkSchedule(body: Pick<NewPost, 'scheduledFor' | 'publishNow'>, now: number): number | null {
@@ -35,7 +37,7 @@ export async function resolveTargets(tenant: Tenant, body: NewPost, live: boolea
   });
   const accounts = await tenant
     .selectFrom('accounts')
-    .select(['id', 'platform', 'approval_required'])
+    .selectAll()
     .where('id', 'in', body.platforms.map((t) => t.accountId))
     .execute();
   const byId = new Map(accounts.map((a) => [a.id, a]));
@@ -50,7 +52,7 @@ export async function resolveTargets(tenant: Tenant, body: NewPost, live: boolea
     if (!POSTABLE_PLATFORMS.includes(account.platform)) throw errors.invalid(`${path}.accountId`, `${account.platform} accounts cannot publish posts`);
     const input = (target.platformSpecificData ?? {}) as Record<string, unknown>;
     const result = validateTarget(account.platform, { content: body.content, data: input, live, path, allowHttp });
-    return { accountId: account.id, platform: account.platform, input, approvalRequired: account.approval_required === 1, ...result };
+    return { accountId: account.id, platform: account.platform, input, approvalRequired: account.approval_required === 1, account, ...result };
   });
 }
 

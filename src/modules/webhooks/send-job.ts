@@ -6,21 +6,23 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../http/types.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
+import { EndpointGate } from './endpoint-gate.ts';
 import { postDelivery } from './post-delivery.ts';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';
 import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
 
 /**
- * At most this many attempts to one endpoint run at once in a process. A receiver that hangs
- * holds that many slots of the webhooks lane for the timeout, never all of them; its other
- * deliveries wait their turn (without spending an attempt) while other endpoints go on.
+ * Per process: at most 8 attempts to one endpoint at once, 16 more waiting up to 2 s for one of
+ * them; beyond that an attempt is queued again 250 ms later, without spending an attempt.
  */
-export const PER_ENDPOINT_IN_FLIGHT = 8;
-const DEFER_MS = 100;
+const PER_ENDPOINT_IN_FLIGHT = 8;
+const PER_ENDPOINT_WAITING = 16;
+const WAIT_MS = 2000;
+const DEFER_MS = 250;
 
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
   const { store, clock, sealer, config } = deps;
-  const inFlight = new Map<string, number>();
+  const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT, PER_ENDPOINT_WAITING);
   return defineJob({
     ...WEBHOOK_SEND,
     payload: Type.Object({ deliveryId: Type.String(), dueAt: Type.Number() }),
@@ -38,19 +40,14 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
       // Gone with its endpoint, settled, or redelivered/rescheduled since this job was queued.
       if (!row || row.status === 'delivered' || row.status === 'failed' || row.next_attempt_at !== dueAt) return;
 
-      const busy = inFlight.get(row.webhook_id) ?? 0;
-      if (busy >= PER_ENDPOINT_IN_FLIGHT) {
-        const later = clock.now() + DEFER_MS;
-        await enqueue<WebhookSendPayload>(db, store, clock.now(), WEBHOOK_SEND, { deliveryId, dueAt }, { runAt: later });
+      if (!(await gate.acquire(row.webhook_id, WAIT_MS))) {
+        await enqueue<WebhookSendPayload>(db, store, clock.now(), WEBHOOK_SEND, { deliveryId, dueAt }, { runAt: clock.now() + DEFER_MS });
         return;
       }
-      inFlight.set(row.webhook_id, busy + 1);
       try {
         await attemptDelivery(row, dueAt);
       } finally {
-        const left = (inFlight.get(row.webhook_id) ?? 1) - 1;
-        if (left > 0) inFlight.set(row.webhook_id, left);
-        else inFlight.delete(row.webhook_id);
+        gate.release(row.webhook_id);
       }
     },
   });

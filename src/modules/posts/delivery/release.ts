@@ -36,6 +36,11 @@ export async function releaseNextTarget(ctx: TxContext, postId: string, afterPos
 /** Sets when a target's next step is due and queues the job that runs it. */
 export async function scheduleTarget(ctx: TxContext, targetId: string, at: number): Promise<void> {
   await ctx.db.updateTable('post_targets').set({ next_attempt_at: at, updated_at: ctx.now }).where('id', '=', targetId).execute();
+  await queueTargetStep(ctx, targetId, at);
+}
+
+/** Queues the job of a target whose `next_attempt_at` is already `at` (a new post's first target). */
+export async function queueTargetStep(ctx: TxContext, targetId: string, at: number): Promise<void> {
   await enqueue<DeliverPayload>(ctx.db, ctx.store, ctx.now, POST_DELIVER, { targetId, dueAt: at }, { runAt: at });
 }
 

@@ -1,0 +1,481 @@
+// Posts benchmarks (issue 6, point 10), on the real server in a process of its own, against the
+// platform sandbox served from this process (PLATFORM_API_BASE), so the bench can seed accounts,
+// lower or raise the sandbox's limits, add latency, and see the moment each platform request
+// arrives:
+//
+// - `POST /api/v1/posts` (3 targets, publishNow) requests per second and p99, beside the bare
+//   `GET /healthz` probe measured on the same server in the same run (`serve --no-worker`, so
+//   delivery does not compete with the route);
+// - delivery throughput: targets published per second (reddit, threads and facebook text posts
+//   falling due together), with no added latency and with LATENCY ms on every platform call;
+// - scheduling lag: 200 posts falling due every second for 30 s, p50/p99 from scheduledFor to
+//   the post's first platform request; and the time until the last of 5,000 posts due in the
+//   same second has started.
+//
+//   npx node bench/posts.ts [--postgres URL] [--duration S] [--lag-seconds N] [--lag-rate N]
+//                           [--burst N] [--delivery-posts N] [--latency-posts N] [--latency MS]
+//
+// It prints the figures against the issue's targets (met / not met) and asserts nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { parseConfig } from '../src/config.ts';
+import { newId } from '../src/lib/ids.ts';
+import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { openRuntime, type Runtime } from '../src/runtime.ts';
+import { SandboxState } from '../src/sandbox/index.ts';
+import { sandboxPlugin } from '../src/sandbox/plugin.ts';
+import { combine, measure, type LoadResult, type Sample } from './load.ts';
+import { createBenchSchema } from './postgres.ts';
+import { createKey, freePort, startServer, type RunningServer } from './server.ts';
+
+export const TARGETS = {
+  createsPerSecond: 3000,
+  deliveredPerSecond: 500,
+  deliveredPerSecondWithLatency: 200,
+  lagP99Ms: 500,
+  burstMs: 10_000,
+};
+
+export interface PostsBenchOptions {
+  postgresUrl: string | null;
+  /** Seconds of POST /posts (and as many of /healthz), after `warmup` seconds of each. */
+  duration: number;
+  warmup: number;
+  connections: number;
+  /** Posts of 3 targets for the delivery runs. */
+  deliveryPosts: number;
+  latencyPosts: number;
+  latencyMs: number;
+  lagSeconds: number;
+  lagRate: number;
+  burst: number;
+}
+
+export const DEFAULT_OPTIONS: PostsBenchOptions = {
+  postgresUrl: null,
+  duration: 10,
+  warmup: 3,
+  connections: 32,
+  deliveryPosts: 1000,
+  latencyPosts: 400,
+  latencyMs: 300,
+  lagSeconds: 30,
+  lagRate: 200,
+  burst: 5000,
+};
+
+export interface DeliveryResult {
+  targets: number;
+  published: number;
+  failed: number;
+  seconds: number;
+  perSecond: number;
+}
+
+export interface LagResult {
+  posts: number;
+  started: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Creating the posts took longer than the lead time: the first were already due. */
+  overran: boolean;
+}
+
+export interface PostsStoreResult {
+  store: string;
+  probe: LoadResult;
+  create: LoadResult;
+  delivery: DeliveryResult;
+  deliveryLatency: DeliveryResult;
+  lag: LagResult;
+  burst: LagResult;
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const BENCH_RATE_LIMIT = 1_000_000_000;
+
+/** The sandbox in this process, with the arrival time of every reddit submit by its title. */
+interface BenchSandbox {
+  url: string;
+  state: SandboxState;
+  /** title → first arrival (ms, Date.now()). */
+  arrivals: Map<string, number>;
+  close(): Promise<void>;
+}
+
+async function startBenchSandbox(): Promise<BenchSandbox> {
+  const state = new SandboxState();
+  state.updateSettings({
+    processing: { threadsTextMs: 0 },
+    limits: { threadsPosts: 1e9, threadsReplies: 1e9, instagramPosts: 1e9, redditRequestsPerWindow: 1e9, tiktokInitPerMinute: 1e9, tiktokStatusPerMinute: 1e9 },
+  });
+  const arrivals = new Map<string, number>();
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
+  app.addHook('onRequest', (request, _reply, done) => {
+    (request as unknown as { arrivedAt: number }).arrivedAt = Date.now();
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.method === 'POST' && request.url.includes('/oauth.reddit.com/api/submit')) {
+      const title = (request.body as Record<string, unknown> | undefined)?.title;
+      if (typeof title === 'string' && !arrivals.has(title)) arrivals.set(title, (request as unknown as { arrivedAt: number }).arrivedAt);
+    }
+    done();
+  });
+  await app.register(sandboxPlugin, { state, prefix: '' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the sandbox has no address');
+  return { url: `http://127.0.0.1:${address.port}`, state, arrivals, close: () => app.close() };
+}
+
+interface Stage {
+  server: RunningServer;
+  runtime: Runtime;
+  key: string;
+  accounts: { reddit: string; threads: string; facebook: string };
+  stop(): Promise<void>;
+}
+
+/** The server (with or without its worker), a key without a practical limit, and 3 accounts. */
+/** A fresh database for one server: a SQLite file in its data folder, or a PostgreSQL schema. */
+type NewDatabase = (dataDir: string) => Promise<{ url: string; drop(): Promise<void> }>;
+
+async function startStage(sandbox: BenchSandbox, newDatabase: NewDatabase, withWorker: boolean): Promise<Stage> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'socialapi-bench-posts-'));
+  const database = await newDatabase(dataDir);
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url,
+    REDIS_URL: '',
+    SANDBOX: '1',
+    PLATFORM_API_BASE: sandbox.url,
+  };
+  const server = await startServer(env, 30_000, withWorker);
+  const runtime = await openRuntime(parseConfig(env));
+  const key = await createKey(env, server.organizationId, BENCH_RATE_LIMIT);
+  const accounts = {
+    reddit: await addAccount(sandbox.state, runtime, server.organizationId, 'reddit'),
+    threads: await addAccount(sandbox.state, runtime, server.organizationId, 'threads'),
+    facebook: await addAccount(sandbox.state, runtime, server.organizationId, 'facebook'),
+  };
+  return {
+    server,
+    runtime,
+    key,
+    accounts,
+    async stop() {
+      await runtime.close();
+      await server.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const SCOPES: Record<string, string[]> = {
+  reddit: ['identity', 'submit', 'read', 'edit', 'flair'],
+  threads: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'],
+  facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement'],
+};
+
+/** An account with a token the sandbox issued, inserted as a connect flow would have stored it. */
+async function addAccount(state: SandboxState, runtime: Runtime, organizationId: string, platform: 'reddit' | 'threads' | 'facebook'): Promise<string> {
+  const token = `${platform}-bench-${newId('account').slice(4)}`;
+  let userId: string;
+  let username: string | null;
+  let metadata: Record<string, unknown> = {};
+  if (platform === 'facebook') {
+    const { user, pages } = state.addFacebookUser({ pages: [{}] });
+    const page = pages[0];
+    if (!page) throw new Error('the sandbox made no Page');
+    state.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes: SCOPES.facebook ?? [], declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
+    userId = page.id;
+    username = null;
+    metadata = { login: 'facebook', category: page.category, tasks: page.tasks };
+  } else {
+    const user = platform === 'reddit' ? (({ id, name }) => ({ id, username: name }))(state.addRedditUser()) : state.addThreadsUser();
+    userId = user.id;
+    username = user.username;
+    state.issueToken({ value: token, platform, type: 'user', clientId: `${platform}-client`, subjectId: user.id, userId: user.id, scopes: SCOPES[platform] ?? [], declined: [], pageIds: [], ttlSeconds: 86_400 * 30, longLived: true });
+  }
+  const { sealer, store, clock } = runtime.deps;
+  const id = newId('account');
+  const now = clock.now();
+  await store.db
+    .insertInto('accounts')
+    .values({
+      id,
+      organization_id: organizationId,
+      platform,
+      platform_user_id: userId,
+      username,
+      display_name: null,
+      avatar_url: null,
+      external_id: null,
+      status: 'active',
+      approval_required: 0,
+      access_token_enc: sealer.seal(token),
+      refresh_token_enc: null,
+      token_expires_at: null,
+      scopes: (SCOPES[platform] ?? []).join(' '),
+      metadata: JSON.stringify(metadata),
+      connected_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+const threeTargets = (stage: Stage) => [
+  { accountId: stage.accounts.reddit, platformSpecificData: { subreddit: 'sandbox' } },
+  { accountId: stage.accounts.threads },
+  { accountId: stage.accounts.facebook },
+];
+
+/** POST /posts under load with autocannon (bench/load.ts measures GETs only). */
+function measurePost(url: string, headers: Record<string, string>, body: string, connections: number, duration: number): Promise<Sample> {
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, method: 'POST', headers, body, connections, pipelining: 1, duration, timeout: 10 }, (error: unknown, result) => {
+      if (error) {
+        reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
+        return;
+      }
+      const statusCodes: Record<string, number> = {};
+      for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
+      resolve({ seconds: result.duration, responses: latencies.length, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, statusCodes, latencies });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+}
+
+async function benchCreate(stage: Stage, options: PostsBenchOptions, store: string): Promise<{ probe: LoadResult; create: LoadResult }> {
+  const url = `${stage.server.baseUrl}/api/v1/posts`;
+  const headers = { authorization: `Bearer ${stage.key}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ content: 'Benchmark post\nwith a body', publishNow: true, platforms: threeTargets(stage) });
+  const first = await fetch(url, { method: 'POST', headers, body });
+  if (first.status !== 201) throw new Error(`POST /posts answered ${first.status} before the load: ${(await first.text()).slice(0, 300)}`);
+  const probeUrl = `${stage.server.baseUrl}/healthz`;
+  log(`[${store}] warm-up: ${options.warmup} s each of /healthz and POST /posts`);
+  await measure(probeUrl, {}, { connections: options.connections, duration: options.warmup });
+  await measurePost(url, headers, body, options.connections, options.warmup);
+  const probes: Sample[] = [];
+  const creates: Sample[] = [];
+  const rounds = 2;
+  for (let round = 1; round <= rounds; round++) {
+    log(`[${store}] round ${round}/${rounds}: /healthz and POST /posts, ${options.duration / rounds} s each`);
+    probes.push(await measure(probeUrl, {}, { connections: options.connections, duration: options.duration / rounds }));
+    creates.push(await measurePost(url, headers, body, options.connections, options.duration / rounds));
+  }
+  return { probe: combine(probes), create: combine(creates) };
+}
+
+/** Creates posts with bounded concurrency; resolves with their ids. */
+async function createMany(stage: Stage, bodies: unknown[], concurrency = 32): Promise<string[]> {
+  const ids: string[] = new Array<string>(bodies.length);
+  let next = 0;
+  const headers = { authorization: `Bearer ${stage.key}`, 'content-type': 'application/json' };
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const i = next++;
+        const res = await fetch(`${stage.server.baseUrl}/api/v1/posts`, { method: 'POST', headers, body: JSON.stringify(bodies[i]) });
+        const text = await res.text();
+        if (res.status !== 201) throw new Error(`POST /posts answered ${res.status}: ${text.slice(0, 300)}`);
+        ids[i] = (JSON.parse(text) as { post: { id: string } }).post.id;
+      }
+    }),
+  );
+  return ids;
+}
+
+/** Lead time so that `count` posts are all created before the first falls due. */
+const leadFor = (count: number) => 3000 + count;
+
+async function targetCounts(stage: Stage, postIds: Set<string>, since: string): Promise<{ published: number; failed: number }> {
+  const rows = await stage.runtime.deps.store.db
+    .selectFrom('post_targets')
+    .select(['post_id', 'status'])
+    .where('post_id', '>=', since)
+    .where('status', 'in', ['published', 'failed'])
+    .execute();
+  let published = 0;
+  let failed = 0;
+  for (const row of rows) {
+    if (!postIds.has(row.post_id)) continue;
+    if (row.status === 'published') published++;
+    else failed++;
+  }
+  return { published, failed };
+}
+
+async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number, latencyMs: number, label: string, timeoutMs: number): Promise<DeliveryResult> {
+  sandbox.state.faults.clear();
+  if (latencyMs > 0) sandbox.state.faults.add({ kind: 'delay', delayMs: latencyMs, times: 1e12 });
+  const since = newId('post');
+  const dueAt = Date.now() + leadFor(posts);
+  const scheduledFor = new Date(dueAt).toISOString();
+  log(`${label}: ${posts} posts of 3 targets due at ${scheduledFor}${latencyMs ? `, ${latencyMs} ms per platform call` : ''}`);
+  const ids = new Set(await createMany(stage, Array.from({ length: posts }, (_, i) => ({ content: `${label} ${i}\nbody`, scheduledFor, platforms: threeTargets(stage) }))));
+  if (Date.now() > dueAt) log(`${label}: creating the posts overran their due time by ${Date.now() - dueAt} ms`);
+  const total = posts * 3;
+  let counts = { published: 0, failed: 0 };
+  let doneAt = Date.now();
+  const deadline = dueAt + timeoutMs;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    counts = await targetCounts(stage, ids, since);
+    doneAt = Date.now();
+    if (counts.published + counts.failed >= total) break;
+  }
+  sandbox.state.faults.clear();
+  const seconds = Math.max(0.001, (doneAt - dueAt) / 1000);
+  return { targets: total, ...counts, seconds, perSecond: counts.published / seconds };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+/** Posts of one reddit target each, `perSecond` falling due at each of `seconds` whole seconds. */
+async function benchLag(stage: Stage, sandbox: BenchSandbox, label: string, seconds: number, perSecond: number, timeoutMs: number): Promise<LagResult> {
+  const count = seconds * perSecond;
+  const base = Math.ceil((Date.now() + leadFor(count)) / 1000) * 1000;
+  const due: Array<{ title: string; at: number }> = Array.from({ length: count }, (_, i) => ({ title: `${label} ${i}`, at: base + Math.floor(i / perSecond) * 1000 }));
+  log(`${label}: ${count} posts, ${perSecond} due at each of ${seconds} s from ${new Date(base).toISOString()}`);
+  await createMany(
+    stage,
+    due.map((d) => ({ content: d.title, scheduledFor: new Date(d.at).toISOString(), platforms: [{ accountId: stage.accounts.reddit, platformSpecificData: { subreddit: 'sandbox' } }] })),
+  );
+  const overran = Date.now() > base;
+  if (overran) log(`${label}: creating the posts overran the first due time by ${Date.now() - base} ms`);
+  const last = base + (seconds - 1) * 1000;
+  const deadline = last + timeoutMs;
+  while (Date.now() < deadline && due.some((d) => !sandbox.arrivals.has(d.title))) await sleep(100);
+  const lags = due.flatMap((d) => {
+    const at = sandbox.arrivals.get(d.title);
+    return at === undefined ? [] : [at - d.at];
+  });
+  lags.sort((a, b) => a - b);
+  return { posts: count, started: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? 0, overran };
+}
+
+async function benchStore(store: string, databaseUrl: NewDatabase, options: PostsBenchOptions): Promise<PostsStoreResult> {
+  const sandbox = await startBenchSandbox();
+  try {
+    log(`\n[${store}] POST /posts beside /healthz (serve --no-worker)`);
+    const api = await startStage(sandbox, databaseUrl, false);
+    let created: { probe: LoadResult; create: LoadResult };
+    try {
+      created = await benchCreate(api, options, store);
+    } finally {
+      await api.stop();
+    }
+    log(`[${store}] delivery and scheduling (serve with its worker)`);
+    const full = await startStage(sandbox, databaseUrl, true);
+    try {
+      const delivery = await benchDelivery(full, sandbox, options.deliveryPosts, 0, `[${store}] delivery`, 120_000);
+      const deliveryLatency = await benchDelivery(full, sandbox, options.latencyPosts, options.latencyMs, `[${store}] delivery+latency`, 180_000);
+      const lag = await benchLag(full, sandbox, `[${store}] lag`, options.lagSeconds, options.lagRate, 60_000);
+      const burst = await benchLag(full, sandbox, `[${store}] burst`, 1, options.burst, 60_000);
+      return { store, ...created, delivery, deliveryLatency, lag, burst };
+    } finally {
+      await full.stop();
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export async function benchPosts(options: PostsBenchOptions = DEFAULT_OPTIONS): Promise<PostsStoreResult[]> {
+  const sqlite: NewDatabase = (dataDir) => Promise.resolve({ url: `sqlite:${join(dataDir, 'socialapi.db')}`, drop: () => Promise.resolve() });
+  const results = [await benchStore('SQLite', sqlite, options)];
+  const postgresUrl = options.postgresUrl;
+  if (postgresUrl) {
+    // A schema per server (each starts on an empty database and prints its first key).
+    results.push(await benchStore('PostgreSQL', () => createBenchSchema(postgresUrl), options));
+  }
+  return results;
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+
+export function formatPostsResult(results: PostsStoreResult[], options: PostsBenchOptions): string[] {
+  const out = ['', `posts benchmarks (autocannon ${options.connections} connections; sandbox in the bench process, server in its own)`];
+  for (const r of results) {
+    const d = r.delivery;
+    const dl = r.deliveryLatency;
+    out.push(
+      '',
+      `[${r.store}]`,
+      `  GET /healthz (probe)           ${n(r.probe.rps)} req/s, p50 ${r.probe.p50.toFixed(1)} ms, p99 ${r.probe.p99.toFixed(1)} ms`,
+      `  POST /posts (3 targets, now)   ${n(r.create.rps)} req/s, p50 ${r.create.p50.toFixed(1)} ms, p99 ${r.create.p99.toFixed(1)} ms` +
+        `  (${((r.create.rps / Math.max(1, r.probe.rps)) * 100).toFixed(0)}% of the probe; non-2xx ${r.create.non2xx}; target ≥ ${n(TARGETS.createsPerSecond)}/s: ${verdict(r.create.rps >= TARGETS.createsPerSecond && r.create.non2xx === 0)})`,
+      `  delivery, no added latency     ${n(d.perSecond)} targets/s (${d.published}/${d.targets} published, ${d.failed} failed, ${d.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecond}/s: ${verdict(d.perSecond >= TARGETS.deliveredPerSecond && d.published === d.targets)})`,
+      `  delivery, ${options.latencyMs} ms per call      ${n(dl.perSecond)} targets/s (${dl.published}/${dl.targets} published, ${dl.failed} failed, ${dl.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecondWithLatency}/s: ${verdict(dl.perSecond >= TARGETS.deliveredPerSecondWithLatency && dl.published === dl.targets)})`,
+      `  scheduling lag (${options.lagRate}/s for ${options.lagSeconds} s)  p50 ${n(r.lag.p50)} ms, p99 ${n(r.lag.p99)} ms, max ${n(r.lag.max)} ms (${r.lag.started}/${r.lag.posts} started${r.lag.overran ? '; creation overran the first due time' : ''}; target p99 < ${TARGETS.lagP99Ms} ms: ${verdict(r.lag.p99 < TARGETS.lagP99Ms && r.lag.started === r.lag.posts)})`,
+      `  burst of ${n(options.burst)} due at once      last started after ${n(r.burst.max)} ms, p50 ${n(r.burst.p50)} ms (${r.burst.started}/${r.burst.posts} started${r.burst.overran ? '; creation overran the due time' : ''}; target ≤ ${n(TARGETS.burstMs)} ms: ${verdict(r.burst.max <= TARGETS.burstMs && r.burst.started === r.burst.posts)})`,
+    );
+  }
+  return out;
+}
+
+function parseOptions(): PostsBenchOptions {
+  const { values } = parseArgs({
+    options: {
+      postgres: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'delivery-posts': { type: 'string' },
+      'latency-posts': { type: 'string' },
+      latency: { type: 'string' },
+      'lag-seconds': { type: 'string' },
+      'lag-rate': { type: 'string' },
+      burst: { type: 'string' },
+    },
+    strict: true,
+  });
+  const num = (value: string | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    const x = Number(value);
+    if (!Number.isFinite(x) || x < 0) throw new Error(`not a number: ${value}`);
+    return x;
+  };
+  const d = DEFAULT_OPTIONS;
+  return {
+    postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
+    duration: num(values.duration, d.duration),
+    warmup: num(values.warmup, d.warmup),
+    connections: num(values.connections, d.connections),
+    deliveryPosts: num(values['delivery-posts'], d.deliveryPosts),
+    latencyPosts: num(values['latency-posts'], d.latencyPosts),
+    latencyMs: num(values.latency, d.latencyMs),
+    lagSeconds: num(values['lag-seconds'], d.lagSeconds),
+    lagRate: num(values['lag-rate'], d.lagRate),
+    burst: num(values.burst, d.burst),
+  };
+}
+
+if (import.meta.main) {
+  try {
+    const options = parseOptions();
+    const results = await benchPosts(options);
+    log(formatPostsResult(results, options).join('\n'));
+  } catch (error) {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

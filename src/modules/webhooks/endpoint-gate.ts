@@ -1,0 +1,55 @@
+// Per-endpoint admission for webhook attempts in one process. At most `maxInFlight` attempts
+// to an endpoint run at once; a few more may wait in line for a free one (briefly, so a fast
+// endpoint's burst flows at its own pace), and the rest are refused, to be queued again a little
+// later. A receiver that hangs therefore holds at most maxInFlight + maxWaiting of the worker's
+// webhook slots, and other endpoints keep the rest.
+interface Line {
+  running: number;
+  waiters: Array<() => void>;
+}
+
+export class EndpointGate {
+  readonly #lines = new Map<string, Line>();
+  readonly #maxInFlight: number;
+  readonly #maxWaiting: number;
+
+  constructor(maxInFlight: number, maxWaiting: number) {
+    this.#maxInFlight = maxInFlight;
+    this.#maxWaiting = maxWaiting;
+  }
+
+  /** True with a slot held (give it back with release), false when refused or waitMs passed. */
+  acquire(endpoint: string, waitMs: number): Promise<boolean> {
+    const line = this.#lines.get(endpoint) ?? { running: 0, waiters: [] };
+    this.#lines.set(endpoint, line);
+    if (line.running < this.#maxInFlight) {
+      line.running++;
+      return Promise.resolve(true);
+    }
+    if (line.waiters.length >= this.#maxWaiting) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const admit = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        line.waiters.splice(line.waiters.indexOf(admit), 1);
+        resolve(false);
+      }, waitMs);
+      line.waiters.push(admit);
+    });
+  }
+
+  /** Hands the slot to the next in line, or frees it. */
+  release(endpoint: string): void {
+    const line = this.#lines.get(endpoint);
+    if (!line) return;
+    const next = line.waiters.shift();
+    if (next) {
+      next();
+      return;
+    }
+    line.running--;
+    if (line.running <= 0) this.#lines.delete(endpoint);
+  }
+}
