@@ -2,6 +2,8 @@
 // route, on the real server in a process of its own. The probe is the ceiling (HTTP, routing and
 // JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
+// Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
+// upload (bench/media-upload.ts) and posts (bench/posts.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
 //
@@ -15,6 +17,7 @@ import { combine, measure, type LoadOptions, type LoadResult, type Sample } from
 import { createBenchSchema } from './postgres.ts';
 import { benchMediaUpload, formatMediaUploadResult } from './media-upload.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { benchPosts, DEFAULT_OPTIONS as DEFAULT_POSTS_OPTIONS, formatPostsResult } from './posts.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -260,6 +263,9 @@ async function main(): Promise<void> {
   signal.throwIfAborted();
   process.stdout.write('\nMedia upload (1 GiB multipart, streamed)\n');
   process.stdout.write(`${formatMediaUploadResult(await benchMediaUpload())}\n`);
+  signal.throwIfAborted();
+  const postsOptions = { ...DEFAULT_POSTS_OPTIONS, postgresUrl: options.postgresUrl };
+  process.stdout.write(`${formatPostsResult(await benchPosts(postsOptions), postsOptions).join('\n')}\n`);
 }
 
 for (const name of ['SIGINT', 'SIGTERM'] as const) {
