@@ -102,6 +102,9 @@ export async function benchWebhooks(options: { rate: number; seconds: number; bu
     console.log(`    commit → receiver latency: p50 ${percentile(steady, 0.5)} ms, p90 ${percentile(steady, 0.9)} ms, p99 ${p99} ms, max ${steady.at(-1) ?? NaN} ms`);
     console.log(`    target p99 < 100 ms at 200 events/s: ${p99 < 100 && options.rate >= 200 ? 'met' : options.rate >= 200 ? 'NOT met' : 'not measured at 200/s'}`);
     console.log(`  burst of ${options.burst}: ${burstArrivals.length} delivered at ${Math.round(burstRate)} events/s (first request to last delivery)`);
+  } catch (error) {
+    process.stderr.write(`webhook bench failed; the server's last output:\n${server.output().slice(-3000)}\n`);
+    throw error;
   } finally {
     await server.stop();
     receiver.server.close();

@@ -67,6 +67,8 @@ export interface JobsTable {
   last_error: string | null;
   /** At most one pending or running job per key (e.g. one refresh per account). */
   dedupe_key: string | null;
+  /** The worker lane that claims it (its kind's lane when enqueued). */
+  lane: Generated<string>;
   created_at: number;
   updated_at: number;
 }

@@ -3,10 +3,17 @@
 // succeeds is deleted: the truth lives in the domain rows it worked on.
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../db/database.ts';
-import type { Database, JobRow } from '../db/schema.ts';
+import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { JobDefinition } from './catalog.ts';
 import { signalEnqueued } from './wakeup.ts';
+
+// Status values are written into the SQL as literals, not bound: the partial indexes
+// (jobs_due: status = 'pending', jobs_leased: status = 'running') serve only queries whose WHERE
+// visibly implies theirs, and a bound parameter hides the value from SQLite's planner (and from
+// PostgreSQL's generic plans), which then scan the whole table on every claim.
+const PENDING = sql.lit<JobStatus>('pending');
+const RUNNING = sql.lit<JobStatus>('running');
 
 export interface EnqueueOptions {
   /** When the job is due; default now. */
@@ -23,7 +30,7 @@ export async function enqueue<P>(
   db: Kysely<Database>,
   store: Pick<Store, 'caps'>,
   now: number,
-  definition: Pick<JobDefinition, 'kind' | 'maxAttempts'>,
+  definition: Pick<JobDefinition, 'kind' | 'maxAttempts' | 'lane'>,
   payload: P,
   options: EnqueueOptions = {},
 ): Promise<string | null> {
@@ -41,6 +48,7 @@ export async function enqueue<P>(
       locked_by: null,
       last_error: null,
       dedupe_key: options.dedupeKey ?? null,
+      lane: definition.lane ?? 'default',
       created_at: now,
       updated_at: now,
     })
@@ -61,14 +69,7 @@ export async function enqueue<P>(
  * skips rows another worker is claiming at this moment (SKIP LOCKED), so no job is handed out
  * twice and claimers never wait on each other; on SQLite the statement holds the write lock.
  */
-export interface KindFilter {
-  /** Only these kinds. */
-  only?: readonly string[];
-  /** Any kind but these. */
-  except?: readonly string[];
-}
-
-export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, kinds: KindFilter = {}): Promise<JobRow[]> {
+export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, lane: string): Promise<JobRow[]> {
   return store.db
     .updateTable('jobs')
     .set((eb) => ({
@@ -82,10 +83,9 @@ export function claimDue(store: Store, workerId: string, now: number, leaseMs: n
       eb
         .selectFrom('jobs')
         .select('id')
-        .where('status', '=', 'pending')
+        .where('status', '=', PENDING)
+        .where('lane', '=', lane)
         .where('run_at', '<=', now)
-        .$if(kinds.only !== undefined, (qb) => qb.where('kind', 'in', kinds.only ?? []))
-        .$if(!!kinds.except?.length, (qb) => qb.where('kind', 'not in', kinds.except ?? []))
         .orderBy('run_at')
         .limit(limit)
         .$if(store.caps.skipLocked, (qb) => qb.forUpdate().skipLocked()),
@@ -104,21 +104,21 @@ export async function reapExpiredLeases(db: Kysely<Database>, now: number): Prom
   const exhausted = await db
     .updateTable('jobs')
     .set({ status: 'failed', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired on the last attempt (the worker running it died or hung)' })
-    .where('status', '=', 'running')
+    .where('status', '=', RUNNING)
     .where('locked_until', '<=', now)
     .whereRef('attempts', '>=', 'max_attempts')
     .executeTakeFirst();
   const retried = await db
     .updateTable('jobs')
     .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now, last_error: 'lease expired' })
-    .where('status', '=', 'running')
+    .where('status', '=', RUNNING)
     .where('locked_until', '<=', now)
     .executeTakeFirst();
   return Number(exhausted.numUpdatedRows + retried.numUpdatedRows);
 }
 
 const owned = (db: Kysely<Database>, jobId: string, workerId: string) =>
-  db.updateTable('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', 'running');
+  db.updateTable('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', RUNNING);
 
 /** Extends a lease; false when the lease was lost (reaped and perhaps taken by another worker). */
 export async function extendLease(db: Kysely<Database>, jobId: string, workerId: string, until: number): Promise<boolean> {
@@ -155,7 +155,7 @@ export async function releaseJobs(db: Kysely<Database>, workerId: string, now: n
     .updateTable('jobs')
     .set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null, run_at: now, updated_at: now }))
     .where('locked_by', '=', workerId)
-    .where('status', '=', 'running')
+    .where('status', '=', RUNNING)
     .$if(jobIds !== undefined, (qb) => qb.where('id', 'in', jobIds ?? []))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -165,8 +165,8 @@ export async function releaseJobs(db: Kysely<Database>, workerId: string, now: n
 export async function nextWakeAt(db: Kysely<Database>): Promise<number | null> {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', 'pending').as('pending'),
-      eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', 'running').as('leased'),
+      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', PENDING).as('pending'),
+      eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', RUNNING).as('leased'),
     ])
     .executeTakeFirst();
   const times = [row?.pending, row?.leased].filter((t): t is number => typeof t === 'number' || (typeof t === 'string' && t !== ''));

@@ -9,7 +9,7 @@ import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
-import { claimDue, type KindFilter, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { claimDue, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
 import { subscribeWakeups, type Subscription } from './wakeup.ts';
 
 export interface WorkerOptions {
@@ -43,7 +43,7 @@ export class Worker {
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
-  readonly #lanes: Array<{ name: string; slots: number; kinds: KindFilter }>;
+  readonly #lanes: Array<{ name: string; slots: number }>;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
@@ -84,7 +84,7 @@ export class Worker {
       for (const lane of this.#lanes) {
         const free = lane.slots - this.#inLane(lane.name);
         if (free <= 0 || this.#stopping) continue;
-        const jobs = await claimDue(store, this.id, now, leaseMs, free, lane.kinds);
+        const jobs = await claimDue(store, this.id, now, leaseMs, free, lane.name);
         if (this.#stopping) {
           // stop() began while this claim was on its way: hand the jobs back unstarted.
           await releaseJobs(store.db, this.id, clock.now(), jobs.map((job) => job.id));
@@ -114,20 +114,13 @@ export class Worker {
   }
 
   /**
-   * The lanes and the kinds each claims. The default lane takes every kind no other lane names,
-   * unknown kinds included (they are failed with a clear error).
+   * The default lane and every lane a registered kind names; a lane without configured slots
+   * gets the default lane's count, so no kind's jobs can be left unclaimed.
    */
-  #laneList(): Array<{ name: string; slots: number; kinds: KindFilter }> {
-    const laned = new Map<string, string[]>();
-    for (const [kind, { definition }] of this.#o.registry) {
-      const lane = definition.lane ?? 'default';
-      if (lane !== 'default' && this.#o.lanes?.[lane] !== undefined) laned.set(lane, [...(laned.get(lane) ?? []), kind]);
-    }
-    const others = [...laned.values()].flat();
-    return [
-      { name: 'default', slots: this.#o.concurrency, kinds: { except: others } },
-      ...[...laned].map(([name, kinds]) => ({ name, slots: this.#o.lanes?.[name] ?? 0, kinds: { only: kinds } })),
-    ];
+  #laneList(): Array<{ name: string; slots: number }> {
+    const names = new Set(['default']);
+    for (const { definition } of this.#o.registry.values()) names.add(definition.lane ?? 'default');
+    return [...names].map((name) => ({ name, slots: name === 'default' ? this.#o.concurrency : (this.#o.lanes?.[name] ?? this.#o.concurrency) }));
   }
 
   #inLane(lane: string): number {

@@ -5,6 +5,7 @@ import * as media from './0002-media.ts';
 import * as webhooks from './0003-webhooks.ts';
 import * as connect from './0004-connect.ts';
 import * as posts from './0005-posts.ts';
+import * as jobLanes from './0006-job-lanes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-connect': connect,
   '0005-posts': posts,
+  '0006-job-lanes': jobLanes,
 };
