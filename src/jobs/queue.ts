@@ -162,10 +162,12 @@ export async function releaseJobs(db: Kysely<Database>, workerId: string, now: n
 }
 
 /** The earliest moment something may become claimable: a due pending job or an expiring lease. */
-export async function nextWakeAt(db: Kysely<Database>): Promise<number | null> {
+export async function nextWakeAt(db: Kysely<Database>, lanes: readonly string[]): Promise<number | null> {
+  // Only lanes with a free slot count: a due job of a full lane cannot be claimed before one of
+  // its slots frees, and that wakes the worker anyway (waiting for it here would spin).
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', PENDING).as('pending'),
+      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', PENDING).where('lane', 'in', lanes).as('pending'),
       eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', RUNNING).as('leased'),
     ])
     .executeTakeFirst();

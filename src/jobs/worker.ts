@@ -96,7 +96,8 @@ export class Worker {
       if (this.#stopping) return;
       // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
       // the worker: sleeping until the (already passed) due time would spin on the database.
-      const next = this.#lanes.every((lane) => this.#inLane(lane.name) >= lane.slots) ? null : await nextWakeAt(store.db);
+      const open = this.#lanes.filter((lane) => this.#inLane(lane.name) < lane.slots).map((lane) => lane.name);
+      const next = open.length === 0 ? null : await nextWakeAt(store.db, open);
       const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
       this.#schedule(delay);
     } catch (error) {

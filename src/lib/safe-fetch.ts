@@ -11,6 +11,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
+import type { Agent } from 'undici';
 import { addressRefusal, describeRefusal, ipLiteral } from './address-policy.ts';
 
 /** The URL, or an address it resolves to or redirects to, is not allowed. */
@@ -61,6 +62,8 @@ export interface SafeFetchOptions extends UrlGuardOptions {
   /** The body limit in bytes; past it the body stream fails with ResponseTooLargeError. */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** An agent from createGuardedAgent under the same policy, kept open by the caller. */
+  agent?: Agent;
 }
 
 export interface SafeResponse {
@@ -203,18 +206,30 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return out;
 }
 
+/**
+ * An agent whose every new connection goes through the guarded resolver: for callers that send
+ * many requests under one policy (webhook deliveries) and want keep-alive connections.
+ */
+export async function createGuardedAgent(options: UrlGuardOptions & { connectTimeoutMs?: number }): Promise<Agent> {
+  const { Agent: UndiciAgent } = await import('undici');
+  return new UndiciAgent({ connect: { timeout: options.connectTimeoutMs ?? 10_000, lookup: guardedLookup(options) } });
+}
+
 /** Fetches a URL a client gave, under the guards above. Throws UrlRefusedError or FetchFailedError. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions): Promise<SafeResponse> {
   // undici is loaded on first use: a large module most processes need rarely.
-  const { Agent, request } = await import('undici');
+  const { request } = await import('undici');
   const maxRedirects = options.maxRedirects ?? 5;
   const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 60_000);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const agent = new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000, lookup: guardedLookup(options) } });
+  // A shared agent (keep-alive connections, each checked when it was opened) is the caller's to
+  // close; otherwise each fetch has its own, closed with the fetch.
+  const shared = options.agent;
+  const agent = shared ?? (await createGuardedAgent(options));
   let closed = false;
   const close = () => {
-    if (closed) return;
+    if (closed || shared) return;
     closed = true;
     void agent.destroy().catch(() => {});
   };

@@ -5,7 +5,8 @@
 import type { Readable } from 'node:stream';
 import { API_VERSION } from '../../http/openapi.ts';
 import { messageOf } from '../../lib/errors.ts';
-import { safeFetch } from '../../lib/safe-fetch.ts';
+import { createGuardedAgent, safeFetch } from '../../lib/safe-fetch.ts';
+import type { Agent } from 'undici';
 import { signPayload } from '../../sdk/verify-webhook.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -34,6 +35,19 @@ export interface PostOptions {
   allowPrivate: boolean;
 }
 
+// One keep-alive agent per address policy for the process: receivers get many deliveries, and a
+// new connection for each would cost more than the delivery itself. Connections are checked
+// against the policy when they are opened.
+const agents = new Map<boolean, Promise<Agent>>();
+function agentFor(allowPrivate: boolean, timeoutMs: number): Promise<Agent> {
+  let agent = agents.get(allowPrivate);
+  if (!agent) {
+    agent = createGuardedAgent({ allowPrivate, requireHttps: !allowPrivate, connectTimeoutMs: timeoutMs });
+    agents.set(allowPrivate, agent);
+  }
+  return agent;
+}
+
 export async function postDelivery(request: DeliveryRequest, options: PostOptions): Promise<DeliveryOutcome> {
   const { timeoutMs } = options;
   const timestamp = String(Math.floor(request.now / 1000));
@@ -53,6 +67,7 @@ export async function postDelivery(request: DeliveryRequest, options: PostOption
       body: request.body,
       signal,
       maxRedirects: 0,
+      agent: await agentFor(options.allowPrivate, timeoutMs),
       allowPrivate: options.allowPrivate,
       requireHttps: !options.allowPrivate,
       connectTimeoutMs: timeoutMs,

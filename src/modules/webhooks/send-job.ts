@@ -12,11 +12,14 @@ import { nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';
 import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
 
 /**
- * Per process: at most 8 attempts to one endpoint at once, 16 more waiting up to 2 s for one of
- * them; beyond that an attempt is queued again 250 ms later, without spending an attempt.
+ * Per process: at most 8 attempts to one endpoint at once; the others wait in line up to 2 s for
+ * one of those, then are queued again 250 ms later without spending an attempt. A hanging
+ * receiver thus holds its 8 slots for the timeout and its waiters for at most 2 s at a time.
+ * (Refusing waiters beyond a fixed line length was tried: under a steady backlog to one endpoint
+ * the requeue churn fed on itself until the worker did nothing else.)
  */
 const PER_ENDPOINT_IN_FLIGHT = 8;
-const PER_ENDPOINT_WAITING = 16;
+const PER_ENDPOINT_WAITING = Number.MAX_SAFE_INTEGER;
 const WAIT_MS = 2000;
 const DEFER_MS = 250;
 
