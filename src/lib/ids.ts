@@ -66,8 +66,3 @@ export function newId(kind: IdKind, now = Date.now()): string {
   }
   return `${ID_PREFIXES[kind]}_${encode(lastTime, lastRandom).toLowerCase()}`;
 }
-
-/** True when `id` has the prefix of `kind` (cheap check before a lookup). */
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIXES[kind]}_`);
-}

@@ -1,8 +1,7 @@
 // Per-endpoint admission for webhook attempts in one process. At most `maxInFlight` attempts
-// to an endpoint run at once; a few more may wait in line for a free one (briefly, so a fast
-// endpoint's burst flows at its own pace), and the rest are refused, to be queued again a little
-// later. A receiver that hangs therefore holds at most maxInFlight + maxWaiting of the worker's
-// webhook slots, and other endpoints keep the rest.
+// to an endpoint run at once; the others wait in line for a free one, for at most the time the
+// caller gives, so a fast endpoint's burst flows at its own pace and a hanging one gives its
+// waiters' slots back when their wait runs out.
 interface Line {
   running: number;
   waiters: Array<() => void>;
@@ -11,14 +10,12 @@ interface Line {
 export class EndpointGate {
   readonly #lines = new Map<string, Line>();
   readonly #maxInFlight: number;
-  readonly #maxWaiting: number;
 
-  constructor(maxInFlight: number, maxWaiting: number) {
+  constructor(maxInFlight: number) {
     this.#maxInFlight = maxInFlight;
-    this.#maxWaiting = maxWaiting;
   }
 
-  /** True with a slot held (give it back with release), false when refused or waitMs passed. */
+  /** True with a slot held (give it back with release), false when waitMs passed first. */
   acquire(endpoint: string, waitMs: number): Promise<boolean> {
     const line = this.#lines.get(endpoint) ?? { running: 0, waiters: [] };
     this.#lines.set(endpoint, line);
@@ -26,7 +23,6 @@ export class EndpointGate {
       line.running++;
       return Promise.resolve(true);
     }
-    if (line.waiters.length >= this.#maxWaiting) return Promise.resolve(false);
     return new Promise((resolve) => {
       const admit = () => {
         clearTimeout(timer);

@@ -9,7 +9,6 @@ import { createGuardedAgent, safeFetch } from '../../lib/safe-fetch.ts';
 import type { Agent } from 'undici';
 import { signPayload } from '../../sdk/verify-webhook.ts';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
 export const USER_AGENT = `SocialAPI-Webhooks/${API_VERSION}`;
 
 export interface DeliveryRequest {

@@ -19,13 +19,12 @@ import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
  * the requeue churn fed on itself until the worker did nothing else.)
  */
 const PER_ENDPOINT_IN_FLIGHT = 8;
-const PER_ENDPOINT_WAITING = Number.MAX_SAFE_INTEGER;
 const WAIT_MS = 2000;
 const DEFER_MS = 250;
 
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
   const { store, clock, sealer, config } = deps;
-  const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT, PER_ENDPOINT_WAITING);
+  const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT);
   return defineJob({
     ...WEBHOOK_SEND,
     payload: Type.Object({ deliveryId: Type.String(), dueAt: Type.Number() }),
