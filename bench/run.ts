@@ -6,6 +6,7 @@
 // upload (bench/media-upload.ts) and posts (bench/posts.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
+//                    [--only http,webhooks,media,posts]
 //
 // Benchmarks print, they don't assert: the exit code is 0 whatever the figures, and non-zero only
 // when the bench itself failed (the server did not start, a route did not answer 200 before the load).
@@ -40,6 +41,20 @@ interface Settings extends LoadOptions {
   rounds: number;
   warmup: number;
   postgresUrl: string | null;
+  /** The parts to run; all by default. */
+  only: Set<Part>;
+}
+
+const PARTS = ['http', 'webhooks', 'media', 'posts'] as const;
+type Part = (typeof PARTS)[number];
+
+function parts(value: string | undefined): Set<Part> {
+  if (value === undefined) return new Set(PARTS);
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(PARTS as readonly string[]).includes(name)) throw new Error(`--only takes ${PARTS.join(', ')} (got "${name}")`);
+  }
+  return new Set(names as Part[]);
 }
 
 interface Row {
@@ -69,6 +84,7 @@ function settings(): Settings {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       postgres: { type: 'string' },
+      only: { type: 'string' },
     },
     strict: true,
   });
@@ -88,6 +104,7 @@ function settings(): Settings {
     // 2 to 4 times and req/s did not).
     connections: Math.max(1, Math.round(positive(values.connections, '--connections', 32))),
     postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
+    only: parts(values.only),
   };
 }
 
@@ -245,6 +262,25 @@ function report(results: StoreResult[], options: Settings): string[] {
 
 async function main(): Promise<void> {
   const options = settings();
+  if (options.only.has('http')) await benchHttp(options);
+  // The other capabilities' figures, each on its own fresh server (see each file's header).
+  if (options.only.has('webhooks')) {
+    signal.throwIfAborted();
+    await benchWebhooks({ rate: 200, seconds: 10, burst: 2000, postgresUrl: null });
+  }
+  if (options.only.has('media')) {
+    signal.throwIfAborted();
+    process.stdout.write('\nMedia upload (1 GiB multipart, streamed)\n');
+    process.stdout.write(`${formatMediaUploadResult(await benchMediaUpload())}\n`);
+  }
+  if (options.only.has('posts')) {
+    signal.throwIfAborted();
+    const postsOptions = { ...DEFAULT_POSTS_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatPostsResult(await benchPosts(postsOptions), postsOptions).join('\n')}\n`);
+  }
+}
+
+async function benchHttp(options: Settings): Promise<void> {
   const results: StoreResult[] = [];
   results.push(await benchStore('SQLite', (dataDir) => `sqlite:${join(dataDir, 'socialapi.db')}`, options));
   if (options.postgresUrl) {
@@ -256,16 +292,6 @@ async function main(): Promise<void> {
     results.push(await benchStore('PostgreSQL', () => schema.url, options));
   }
   process.stdout.write(`${report(results, options).join('\n')}\n`);
-
-  // The other capabilities' figures, each on its own fresh server (see each file's header).
-  signal.throwIfAborted();
-  await benchWebhooks({ rate: 200, seconds: 10, burst: 2000, postgresUrl: null });
-  signal.throwIfAborted();
-  process.stdout.write('\nMedia upload (1 GiB multipart, streamed)\n');
-  process.stdout.write(`${formatMediaUploadResult(await benchMediaUpload())}\n`);
-  signal.throwIfAborted();
-  const postsOptions = { ...DEFAULT_POSTS_OPTIONS, postgresUrl: options.postgresUrl };
-  process.stdout.write(`${formatPostsResult(await benchPosts(postsOptions), postsOptions).join('\n')}\n`);
 }
 
 for (const name of ['SIGINT', 'SIGTERM'] as const) {

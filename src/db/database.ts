@@ -21,6 +21,12 @@ export interface Store {
   db: Kysely<Database>;
   kind: DatabaseTarget['kind'];
   caps: StoreCapabilities;
+  /**
+   * SQLite: a number that moves whenever another process commits to the file (PRAGMA
+   * data_version), so what a process keeps in memory can be checked cheaply; null on PostgreSQL,
+   * which announces changes with NOTIFY instead.
+   */
+  dataVersion: (() => number) | null;
   /** A dedicated PostgreSQL connection for LISTEN; null on SQLite. */
   listenClient: (() => Promise<pg.Client>) | null;
   close(): Promise<void>;
@@ -41,11 +47,13 @@ export function describeTarget(target: DatabaseTarget): string {
 export function openStore(target: DatabaseTarget): Store {
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) });
+    const sqlite = openSqlite(target.file);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite.database }) });
     return {
       db,
       kind: 'sqlite',
       caps: { skipLocked: false, listenNotify: false },
+      dataVersion: sqlite.dataVersion,
       listenClient: null,
       close: () => db.destroy(),
     };
@@ -59,6 +67,7 @@ export function openStore(target: DatabaseTarget): Store {
     db,
     kind: 'postgres',
     caps: { skipLocked: true, listenNotify: true },
+    dataVersion: null,
     listenClient: async () => {
       const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
       await client.connect();

@@ -6,6 +6,7 @@ import * as webhooks from './0003-webhooks.ts';
 import * as connect from './0004-connect.ts';
 import * as posts from './0005-posts.ts';
 import * as jobLanes from './0006-job-lanes.ts';
+import * as accountListIndex from './0007-account-list-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-connect': connect,
   '0005-posts': posts,
   '0006-job-lanes': jobLanes,
+  '0007-account-list-index': accountListIndex,
 };
