@@ -8,6 +8,7 @@ import type { DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite-bridge.ts';
+import { postgresNotices, sqliteNotices, type Notices } from './notices.ts';
 import { messageOf } from '../lib/errors.ts';
 
 export interface StoreCapabilities {
@@ -21,12 +22,8 @@ export interface Store {
   db: Kysely<Database>;
   kind: DatabaseTarget['kind'];
   caps: StoreCapabilities;
-  /**
-   * SQLite: a number that moves whenever another process commits to the file (PRAGMA
-   * data_version), so what a process keeps in memory can be checked cheaply; null on PostgreSQL,
-   * which announces changes with NOTIFY instead.
-   */
-  dataVersion: (() => number) | null;
+  /** Tells every process on this store that something it may remember changed. */
+  notices: Notices;
   /** A dedicated PostgreSQL connection for LISTEN; null on SQLite. */
   listenClient: (() => Promise<pg.Client>) | null;
   close(): Promise<void>;
@@ -47,13 +44,12 @@ export function describeTarget(target: DatabaseTarget): string {
 export function openStore(target: DatabaseTarget): Store {
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
-    const sqlite = openSqlite(target.file);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite.database }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) });
     return {
       db,
       kind: 'sqlite',
       caps: { skipLocked: false, listenNotify: false },
-      dataVersion: sqlite.dataVersion,
+      notices: sqliteNotices(target.file === ':memory:' ? null : target.file),
       listenClient: null,
       close: () => db.destroy(),
     };
@@ -63,16 +59,17 @@ export function openStore(target: DatabaseTarget): Store {
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const listenClient = async () => {
+    const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    return client;
+  };
   return {
     db,
     kind: 'postgres',
     caps: { skipLocked: true, listenNotify: true },
-    dataVersion: null,
-    listenClient: async () => {
-      const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
-      await client.connect();
-      return client;
-    },
+    notices: postgresNotices(db, listenClient),
+    listenClient,
     close: () => db.destroy(),
   };
 }

@@ -35,21 +35,14 @@ class BridgedStatement implements SqliteStatement {
   }
 }
 
-export interface OpenedSqlite {
-  database: SqliteDatabase;
-  /** Moves whenever another connection (another process) commits; this one's writes leave it. */
-  dataVersion: () => number;
-}
-
 /** Opens a SQLite file for Kysely: WAL, a busy timeout, foreign keys, cached statements. */
-export function openSqlite(file: string): OpenedSqlite {
+export function openSqlite(file: string): SqliteDatabase {
   const db = new DatabaseSync(file);
   // WAL lets readers in other processes (a separate worker, the CLI) go on while one writes;
   // the busy timeout makes a writer wait for the lock instead of failing at once.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   const cache = new Map<string, BridgedStatement>();
-  const dataVersion = db.prepare('PRAGMA data_version');
-  const database: SqliteDatabase = {
+  return {
     close: () => db.close(),
     prepare(sqlText: string): SqliteStatement {
       // Kysely opens transactions with a plain `begin` (deferred): a transaction that reads and
@@ -65,5 +58,4 @@ export function openSqlite(file: string): OpenedSqlite {
       return stmt;
     },
   };
-  return { database, dataVersion: () => Number((dataVersion.get() as { data_version: number }).data_version) };
 }

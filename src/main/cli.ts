@@ -159,14 +159,14 @@ async function keysCommand(sub: string | undefined, rest: string[], out: (line: 
     case 'revoke': {
       const { positionals } = parse(rest, {}, 1);
       const keyId = positionals[0] ?? '';
-      const done = await withStore(config(), (store) => revokeKey(store.db, store, systemClock, keyId));
+      const done = await withStore(config(), (store) => revokeKey(store, systemClock, keyId));
       out(done ? `${keyId} revoked` : `no active key ${keyId}`);
       return done ? 0 : 1;
     }
     case 'rotate': {
       const { positionals } = parse(rest, {}, 1);
       const keyId = positionals[0] ?? '';
-      const created = await withStore(config(), (store) => rotateKey(store.db, store, systemClock, keyId));
+      const created = await withStore(config(), (store) => rotateKey(store, systemClock, keyId));
       if (!created) {
         out(`no active key ${keyId}`);
         return 1;

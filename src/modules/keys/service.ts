@@ -48,36 +48,32 @@ export function listKeys(db: Kysely<Database>, organizationId: string): Promise<
   return db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('id').execute();
 }
 
+function markRevoked(db: Kysely<Database>, clock: Clock, keyId: string) {
+  return db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+}
+
 /** Revokes a key; false when there is no such active key. Every node refuses it from then on. */
-export async function revokeKey(db: Kysely<Database>, store: Pick<Store, 'caps'>, clock: Clock, keyId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: clock.now() })
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+export async function revokeKey(store: Pick<Store, 'db' | 'notices'>, clock: Clock, keyId: string): Promise<boolean> {
+  const result = await markRevoked(store.db, clock, keyId);
   if (result.numUpdatedRows === 0n) return false;
-  await keysChanged(db, store);
+  await keysChanged(store);
   return true;
 }
 
 /** Issues a new key with the same organization and settings, and revokes the old one, atomically. */
-export async function rotateKey(db: Kysely<Database>, store: Pick<Store, 'caps'>, clock: Clock, keyId: string): Promise<CreatedKey | null> {
-  return db.transaction().execute(async (trx) => {
-    const old = await trx
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+export async function rotateKey(store: Pick<Store, 'db' | 'notices'>, clock: Clock, keyId: string): Promise<CreatedKey | null> {
+  const created = await store.db.transaction().execute(async (trx) => {
+    const old = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
     if (!old) return null;
-    await revokeKey(trx, store, clock, keyId);
+    await markRevoked(trx, clock, keyId);
     return createKey(trx, clock, old.organization_id, {
       name: old.name,
       rateLimit: old.rate_limit,
       approvalRequired: old.approval_required === 1,
     });
   });
+  if (created) await keysChanged(store);
+  return created;
 }
 
 function callerQuery(db: Kysely<Database>, keyHash: string) {
