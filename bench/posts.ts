@@ -14,6 +14,7 @@
 //
 //   npx node bench/posts.ts [--postgres URL] [--duration S] [--lag-seconds N] [--lag-rate N]
 //                           [--burst N] [--delivery-posts N] [--latency-posts N] [--latency MS]
+//                           [--only create,delivery,latency,lag,burst]
 //
 // It prints the figures against the issue's targets (met / not met) and asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,7 +54,12 @@ export interface PostsBenchOptions {
   lagSeconds: number;
   lagRate: number;
   burst: number;
+  /** The parts to run; all by default. */
+  only: ReadonlySet<PostsPart>;
 }
+
+export const POSTS_PARTS = ['create', 'delivery', 'latency', 'lag', 'burst'] as const;
+export type PostsPart = (typeof POSTS_PARTS)[number];
 
 export const DEFAULT_OPTIONS: PostsBenchOptions = {
   postgresUrl: null,
@@ -66,6 +72,7 @@ export const DEFAULT_OPTIONS: PostsBenchOptions = {
   lagSeconds: 30,
   lagRate: 200,
   burst: 5000,
+  only: new Set(POSTS_PARTS),
 };
 
 export interface DeliveryResult {
@@ -86,14 +93,14 @@ export interface LagResult {
   overran: boolean;
 }
 
+/** A part not run is null. */
 export interface PostsStoreResult {
   store: string;
-  probe: LoadResult;
-  create: LoadResult;
-  delivery: DeliveryResult;
-  deliveryLatency: DeliveryResult;
-  lag: LagResult;
-  burst: LagResult;
+  created: { probe: LoadResult; create: LoadResult } | null;
+  delivery: DeliveryResult | null;
+  deliveryLatency: DeliveryResult | null;
+  lag: LagResult | null;
+  burst: LagResult | null;
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -373,23 +380,27 @@ async function benchLag(stage: Stage, sandbox: BenchSandbox, label: string, seco
 
 async function benchStore(store: string, databaseUrl: NewDatabase, options: PostsBenchOptions): Promise<PostsStoreResult> {
   const sandbox = await startBenchSandbox();
+  const runs = (part: PostsPart) => options.only.has(part);
   try {
-    log(`\n[${store}] POST /posts beside /healthz (serve --no-worker)`);
-    const api = await startStage(sandbox, databaseUrl, false);
-    let created: { probe: LoadResult; create: LoadResult };
-    try {
-      created = await benchCreate(api, options, store);
-    } finally {
-      await api.stop();
+    let created: PostsStoreResult['created'] = null;
+    if (runs('create')) {
+      log(`\n[${store}] POST /posts beside /healthz (serve --no-worker)`);
+      const api = await startStage(sandbox, databaseUrl, false);
+      try {
+        created = await benchCreate(api, options, store);
+      } finally {
+        await api.stop();
+      }
     }
+    if (!['delivery', 'latency', 'lag', 'burst'].some((part) => runs(part as PostsPart))) return { store, created, delivery: null, deliveryLatency: null, lag: null, burst: null };
     log(`[${store}] delivery and scheduling (serve with its worker)`);
     const full = await startStage(sandbox, databaseUrl, true);
     try {
-      const delivery = await benchDelivery(full, sandbox, options.deliveryPosts, 0, `[${store}] delivery`, 120_000);
-      const deliveryLatency = await benchDelivery(full, sandbox, options.latencyPosts, options.latencyMs, `[${store}] delivery+latency`, 180_000);
-      const lag = await benchLag(full, sandbox, `[${store}] lag`, options.lagSeconds, options.lagRate, 60_000);
-      const burst = await benchLag(full, sandbox, `[${store}] burst`, 1, options.burst, 60_000);
-      return { store, ...created, delivery, deliveryLatency, lag, burst };
+      const delivery = runs('delivery') ? await benchDelivery(full, sandbox, options.deliveryPosts, 0, `[${store}] delivery`, 120_000) : null;
+      const deliveryLatency = runs('latency') ? await benchDelivery(full, sandbox, options.latencyPosts, options.latencyMs, `[${store}] delivery+latency`, 180_000) : null;
+      const lag = runs('lag') ? await benchLag(full, sandbox, `[${store}] lag`, options.lagSeconds, options.lagRate, 60_000) : null;
+      const burst = runs('burst') ? await benchLag(full, sandbox, `[${store}] burst`, 1, options.burst, 60_000) : null;
+      return { store, created, delivery, deliveryLatency, lag, burst };
     } finally {
       await full.stop();
     }
@@ -415,21 +426,48 @@ const n = (x: number) => Math.round(x).toLocaleString('en-US');
 export function formatPostsResult(results: PostsStoreResult[], options: PostsBenchOptions): string[] {
   const out = ['', `posts benchmarks (autocannon ${options.connections} connections; sandbox in the bench process, server in its own)`];
   for (const r of results) {
+    const lines = [`[${r.store}]`];
+    const c = r.created;
+    if (c) {
+      lines.push(
+        `  GET /healthz (probe)           ${n(c.probe.rps)} req/s, p50 ${c.probe.p50.toFixed(1)} ms, p99 ${c.probe.p99.toFixed(1)} ms`,
+        `  POST /posts (3 targets, now)   ${n(c.create.rps)} req/s, p50 ${c.create.p50.toFixed(1)} ms, p99 ${c.create.p99.toFixed(1)} ms` +
+          `  (${((c.create.rps / Math.max(1, c.probe.rps)) * 100).toFixed(0)}% of the probe; non-2xx ${c.create.non2xx}; target ≥ ${n(TARGETS.createsPerSecond)}/s: ${verdict(c.create.rps >= TARGETS.createsPerSecond && c.create.non2xx === 0)})`,
+      );
+    }
     const d = r.delivery;
+    if (d) {
+      lines.push(
+        `  delivery, no added latency     ${n(d.perSecond)} targets/s (${d.published}/${d.targets} published, ${d.failed} failed, ${d.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecond}/s: ${verdict(d.perSecond >= TARGETS.deliveredPerSecond && d.published === d.targets)})`,
+      );
+    }
     const dl = r.deliveryLatency;
-    out.push(
-      '',
-      `[${r.store}]`,
-      `  GET /healthz (probe)           ${n(r.probe.rps)} req/s, p50 ${r.probe.p50.toFixed(1)} ms, p99 ${r.probe.p99.toFixed(1)} ms`,
-      `  POST /posts (3 targets, now)   ${n(r.create.rps)} req/s, p50 ${r.create.p50.toFixed(1)} ms, p99 ${r.create.p99.toFixed(1)} ms` +
-        `  (${((r.create.rps / Math.max(1, r.probe.rps)) * 100).toFixed(0)}% of the probe; non-2xx ${r.create.non2xx}; target ≥ ${n(TARGETS.createsPerSecond)}/s: ${verdict(r.create.rps >= TARGETS.createsPerSecond && r.create.non2xx === 0)})`,
-      `  delivery, no added latency     ${n(d.perSecond)} targets/s (${d.published}/${d.targets} published, ${d.failed} failed, ${d.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecond}/s: ${verdict(d.perSecond >= TARGETS.deliveredPerSecond && d.published === d.targets)})`,
-      `  delivery, ${options.latencyMs} ms per call      ${n(dl.perSecond)} targets/s (${dl.published}/${dl.targets} published, ${dl.failed} failed, ${dl.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecondWithLatency}/s: ${verdict(dl.perSecond >= TARGETS.deliveredPerSecondWithLatency && dl.published === dl.targets)})`,
-      `  scheduling lag (${options.lagRate}/s for ${options.lagSeconds} s)  p50 ${n(r.lag.p50)} ms, p99 ${n(r.lag.p99)} ms, max ${n(r.lag.max)} ms (${r.lag.started}/${r.lag.posts} started${r.lag.overran ? '; creation overran the first due time' : ''}; target p99 < ${TARGETS.lagP99Ms} ms: ${verdict(r.lag.p99 < TARGETS.lagP99Ms && r.lag.started === r.lag.posts)})`,
-      `  burst of ${n(options.burst)} due at once      last started after ${n(r.burst.max)} ms, p50 ${n(r.burst.p50)} ms (${r.burst.started}/${r.burst.posts} started${r.burst.overran ? '; creation overran the due time' : ''}; target ≤ ${n(TARGETS.burstMs)} ms: ${verdict(r.burst.max <= TARGETS.burstMs && r.burst.started === r.burst.posts)})`,
-    );
+    if (dl) {
+      lines.push(
+        `  delivery, ${options.latencyMs} ms per call      ${n(dl.perSecond)} targets/s (${dl.published}/${dl.targets} published, ${dl.failed} failed, ${dl.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecondWithLatency}/s: ${verdict(dl.perSecond >= TARGETS.deliveredPerSecondWithLatency && dl.published === dl.targets)})`,
+      );
+    }
+    if (r.lag) {
+      lines.push(
+        `  scheduling lag (${options.lagRate}/s for ${options.lagSeconds} s)  p50 ${n(r.lag.p50)} ms, p99 ${n(r.lag.p99)} ms, max ${n(r.lag.max)} ms (${r.lag.started}/${r.lag.posts} started${r.lag.overran ? '; creation overran the first due time' : ''}; target p99 < ${TARGETS.lagP99Ms} ms: ${verdict(r.lag.p99 < TARGETS.lagP99Ms && r.lag.started === r.lag.posts)})`,
+      );
+    }
+    if (r.burst) {
+      lines.push(
+        `  burst of ${n(options.burst)} due at once      last started after ${n(r.burst.max)} ms, p50 ${n(r.burst.p50)} ms (${r.burst.started}/${r.burst.posts} started${r.burst.overran ? '; creation overran the due time' : ''}; target ≤ ${n(TARGETS.burstMs)} ms: ${verdict(r.burst.max <= TARGETS.burstMs && r.burst.started === r.burst.posts)})`,
+      );
+    }
+    out.push('', ...lines);
   }
   return out;
+}
+
+function parts(value: string): Set<PostsPart> {
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(POSTS_PARTS as readonly string[]).includes(name)) throw new Error(`--only takes ${POSTS_PARTS.join(', ')} (got "${name}")`);
+  }
+  return new Set(names as PostsPart[]);
 }
 
 function parseOptions(): PostsBenchOptions {
@@ -445,6 +483,7 @@ function parseOptions(): PostsBenchOptions {
       'lag-seconds': { type: 'string' },
       'lag-rate': { type: 'string' },
       burst: { type: 'string' },
+      only: { type: 'string' },
     },
     strict: true,
   });
@@ -466,6 +505,7 @@ function parseOptions(): PostsBenchOptions {
     lagSeconds: num(values['lag-seconds'], d.lagSeconds),
     lagRate: num(values['lag-rate'], d.lagRate),
     burst: num(values.burst, d.burst),
+    only: values.only === undefined ? d.only : parts(values.only),
   };
 }
 

@@ -37,13 +37,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, ...env };
+// BENCH_SERVER_NODE_OPTIONS reaches the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+// to profile it under the bench's load.
+function serverEnv(env: Record<string, string>, forServer = false): NodeJS.ProcessEnv {
+  const nodeOptions = forServer ? process.env.BENCH_SERVER_NODE_OPTIONS : undefined;
+  return { ...process.env, ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
 }
 
 /** Starts `socialapi serve` (without its worker unless asked) and waits for its first-start banner. */
 export async function startServer(env: Record<string, string>, timeoutMs = 30_000, withWorker = false, signal?: AbortSignal): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...(withWorker ? [] : ['--no-worker'])], { cwd: ROOT, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', ...(withWorker ? [] : ['--no-worker'])], { cwd: ROOT, env: serverEnv(env, true), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const onData = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_TAIL);

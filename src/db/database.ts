@@ -2,12 +2,13 @@
 // two differ are capability flags on the Store, never `if (dialect)` inside queries.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite-bridge.ts';
+import { groupCommitSqliteDialect } from './sqlite-group-commit.ts';
 import { postgresNotices, sqliteNotices, type Notices } from './notices.ts';
 import { messageOf } from '../lib/errors.ts';
 
@@ -44,7 +45,7 @@ export function describeTarget(target: DatabaseTarget): string {
 export function openStore(target: DatabaseTarget): Store {
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.file) }) });
+    const db = new Kysely<Database>({ dialect: groupCommitSqliteDialect(target.file, () => openSqlite(target.file)) });
     return {
       db,
       kind: 'sqlite',

@@ -1,7 +1,6 @@
-// Kysely's SqliteDialect expects better-sqlite3's interface. Node 24 ships SQLite itself
-// (`node:sqlite`), which needs no native addon built for one Node ABI; this bridge adapts it.
+// node:sqlite (shipped with Node 24, no native addon built for one Node ABI) under Kysely.
+// Statements are prepared once and cached; the driver that runs them is sqlite-group-commit.ts.
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 function toSqlite(value: unknown): SQLInputValue {
   if (value === undefined || value === null) return null;
@@ -12,50 +11,55 @@ function toSqlite(value: unknown): SQLInputValue {
   throw new TypeError(`cannot bind a ${typeof value} to SQLite`);
 }
 
-class BridgedStatement implements SqliteStatement {
-  readonly reader: boolean;
+export class BridgedStatement {
   readonly #stmt: StatementSync;
 
   constructor(stmt: StatementSync) {
     this.#stmt = stmt;
-    this.reader = stmt.columns().length > 0;
   }
 
   all(parameters: readonly unknown[]): unknown[] {
     return this.#stmt.all(...parameters.map(toSqlite));
   }
 
-  run(parameters: readonly unknown[]) {
+  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
     const result = this.#stmt.run(...parameters.map(toSqlite));
     return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
   }
 
-  iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
-    return this.#stmt.iterate(...parameters.map(toSqlite));
+  /** Whether the statement returns rows (a select, or a write with `returning`). */
+  get returnsRows(): boolean {
+    return this.#stmt.columns().length > 0;
   }
 }
 
-/** Opens a SQLite file for Kysely: WAL, a busy timeout, foreign keys, cached statements. */
-export function openSqlite(file: string): SqliteDatabase {
+export interface SqliteHandle {
+  prepare(sqlText: string): BridgedStatement;
+  /** Whether a transaction is open on the connection (SQLite may roll one back by itself). */
+  inTransaction(): boolean;
+  close(): void;
+}
+
+const STATEMENT_CACHE = 500;
+
+/** Opens a SQLite file: WAL, a busy timeout, foreign keys, cached statements. */
+export function openSqlite(file: string): SqliteHandle {
   const db = new DatabaseSync(file);
   // WAL lets readers in other processes (a separate worker, the CLI) go on while one writes;
   // the busy timeout makes a writer wait for the lock instead of failing at once.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   const cache = new Map<string, BridgedStatement>();
   return {
-    close: () => db.close(),
-    prepare(sqlText: string): SqliteStatement {
-      // Kysely opens transactions with a plain `begin` (deferred): a transaction that reads and
-      // then writes could then fail with SQLITE_BUSY when another process wrote in between.
-      // `begin immediate` takes the write lock up front, so writers queue on the busy timeout.
-      const text = sqlText === 'begin' ? 'begin immediate' : sqlText;
-      let stmt = cache.get(text);
+    prepare(sqlText) {
+      let stmt = cache.get(sqlText);
       if (!stmt) {
-        stmt = new BridgedStatement(db.prepare(text));
-        if (cache.size > 500) cache.clear();
-        cache.set(text, stmt);
+        stmt = new BridgedStatement(db.prepare(sqlText));
+        if (cache.size > STATEMENT_CACHE) cache.clear();
+        cache.set(sqlText, stmt);
       }
       return stmt;
     },
+    inTransaction: () => db.isTransaction,
+    close: () => db.close(),
   };
 }
