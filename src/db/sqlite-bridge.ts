@@ -13,9 +13,12 @@ function toSqlite(value: unknown): SQLInputValue {
 
 export class BridgedStatement {
   readonly #stmt: StatementSync;
+  /** Whether the statement returns rows (a select, or a write with `returning`). */
+  readonly returnsRows: boolean;
 
   constructor(stmt: StatementSync) {
     this.#stmt = stmt;
+    this.returnsRows = stmt.columns().length > 0;
   }
 
   all(parameters: readonly unknown[]): unknown[] {
@@ -25,11 +28,6 @@ export class BridgedStatement {
   run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
     const result = this.#stmt.run(...parameters.map(toSqlite));
     return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
-  }
-
-  /** Whether the statement returns rows (a select, or a write with `returning`). */
-  get returnsRows(): boolean {
-    return this.#stmt.columns().length > 0;
   }
 }
 

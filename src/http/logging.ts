@@ -1,6 +1,6 @@
 // The logger: JSON lines (pino), a request id on every request line, and nothing secret:
 // headers are not logged at all, and query values that can carry credentials are masked.
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../lib/random.ts';
 import { pino, type Logger } from 'pino';
 
 const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|client_secret|key|api_key|secret|password|hub\.verify_token|fb_exchange_token|input_token)$/i;
@@ -30,4 +30,4 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   );
 }
 
-export const genReqId = (): string => `req_${randomBytes(9).toString('base64url')}`;
+export const genReqId = (): string => `req_${pooledRandomBytes(9).toString('base64url')}`;

@@ -1,7 +1,7 @@
 // Ids: a type prefix and a time-ordered body (48-bit milliseconds + 80 random bits, Crockford
 // base32, 26 characters), so sorting by id is sorting by creation and newest-first listing is an
 // index scan. Within one millisecond the body increases, so a process's ids never go backwards.
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random.ts';
 
 export const ID_PREFIXES = {
   organization: 'org',
@@ -62,7 +62,7 @@ export function newId(kind: IdKind, now = Date.now()): string {
     lastRandom = increment(lastRandom);
   } else {
     lastTime = now;
-    lastRandom = Uint8Array.from(randomBytes(10));
+    lastRandom = pooledRandomBytes(10);
   }
   return `${ID_PREFIXES[kind]}_${encode(lastTime, lastRandom).toLowerCase()}`;
 }
