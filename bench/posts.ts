@@ -326,6 +326,14 @@ async function targetCounts(stage: Stage, postIds: Set<string>, since: string): 
   return { published, failed };
 }
 
+/** The distinct errors of the failed targets, with their counts. */
+async function failureReasons(stage: Stage, postIds: Set<string>, since: string): Promise<string[]> {
+  const rows = await stage.runtime.deps.store.db.selectFrom('post_targets').select(['post_id', 'error']).where('post_id', '>=', since).where('status', '=', 'failed').execute();
+  const counts = new Map<string, number>();
+  for (const row of rows) if (postIds.has(row.post_id)) counts.set(row.error ?? '(no error)', (counts.get(row.error ?? '(no error)') ?? 0) + 1);
+  return [...counts].map(([error, count]) => `${count} × ${error.slice(0, 200)}`);
+}
+
 async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number, latencyMs: number, label: string, timeoutMs: number): Promise<DeliveryResult> {
   sandbox.state.faults.clear();
   if (latencyMs > 0) sandbox.state.faults.add({ kind: 'delay', delayMs: latencyMs, times: 1e12 });
@@ -346,6 +354,7 @@ async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number,
     if (counts.published + counts.failed >= total) break;
   }
   sandbox.state.faults.clear();
+  if (counts.failed > 0) log(`${label}: failed targets' errors: ${(await failureReasons(stage, ids, since)).join('; ')}`);
   const seconds = Math.max(0.001, (doneAt - dueAt) / 1000);
   return { targets: total, ...counts, seconds, perSecond: counts.published / seconds };
 }

@@ -202,7 +202,7 @@ export function parseConfig(env: Env): Config {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),
       concurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 1000),
-      lanes: { webhooks: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000), posts: integer(env, 'POST_DELIVERY_CONCURRENCY', 64, 1, 1000) },
+      lanes: { webhooks: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000), posts: integer(env, 'POST_DELIVERY_CONCURRENCY', 256, 1, 1000) },
       shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     },
   };

@@ -183,3 +183,13 @@ describe('media downloads', () => {
     assert.deepEqual(await fetchMedia('http://127.0.0.1:1/x', { maxBytes: 10_000, timeoutMs: 2000 }).then((r) => !r.ok && r.reason), 'unreachable');
   });
 });
+
+describe('numeric ids', () => {
+  test('never repeat within a kind, and keep the platform length', async () => {
+    const { IdGenerator } = await import('../../src/sandbox/core/ids.ts');
+    const ids = new IdGenerator('unique');
+    const made = Array.from({ length: 20_000 }, () => ids.numeric('container', '17', 17));
+    assert.equal(new Set(made).size, made.length);
+    assert.ok(made.every((id) => id.length === 17 && id.startsWith('17')));
+  });
+});

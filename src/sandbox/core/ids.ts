@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** Room for the counter in numeric ids: 100 million of each kind. */
+const COUNTER_DIGITS = 8;
 
 export class IdGenerator {
   #seed: string;
@@ -20,11 +22,15 @@ export class IdGenerator {
     return n;
   }
 
-  /** A numeric id shaped like the platform's: a fixed prefix, then digits up to `length`. */
+  /**
+   * A numeric id shaped like the platform's: a fixed prefix, digits fixed for the kind, then the
+   * counter in a fixed width (zero-padded), so ids of one kind never collide. A counter too large
+   * for the width makes the id longer rather than reusing one.
+   */
   numeric(kind: string, prefix: string, length: number): string {
-    const n = String(this.next(kind));
-    const middle = this.#digits(kind, length - prefix.length - n.length);
-    return prefix + middle + n;
+    const width = Math.min(COUNTER_DIGITS, length - prefix.length);
+    const middle = this.#digits(kind, length - prefix.length - width);
+    return prefix + middle + String(this.next(kind)).padStart(width, '0');
   }
 
   /** An opaque random-looking string (tokens, codes, trace ids), stable for a seed. */
