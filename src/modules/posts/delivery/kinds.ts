@@ -1,9 +1,11 @@
 // The job kinds of delivery, declared apart from their handlers so services can enqueue them
 // without pulling in the platform adapters. Payloads carry ids and the due time the domain row
 // expects: a job whose dueAt no longer matches the row is stale and does nothing.
-export const POST_DISPATCH = { kind: 'post.dispatch', maxAttempts: 10 } as const;
 // Delivery steps mostly wait on platforms (and on their processing), so they run in a lane of
-// their own with many slots (POST_DELIVERY_CONCURRENCY), apart from the default lane.
+// their own with many slots (POST_DELIVERY_CONCURRENCY), apart from the default lane. Dispatches
+// (a scheduled post falling due) run there too: hundreds may fall due in the same second, and
+// each is the first step of a delivery, not background work.
+export const POST_DISPATCH = { kind: 'post.dispatch', maxAttempts: 10, lane: 'posts' } as const;
 export const POST_DELIVER = { kind: 'post.deliver', maxAttempts: 10, lane: 'posts' } as const;
 
 export interface DispatchPayload {
