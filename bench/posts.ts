@@ -429,12 +429,14 @@ export async function benchPosts(options: PostsBenchOptions = DEFAULT_OPTIONS): 
   return results;
 }
 
-const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+// The issue sets its targets on the embedded default; other stores are measured for reference.
+const judged = (store: string) => (ok: boolean) => (store !== 'SQLite' ? 'set for SQLite' : ok ? 'met' : 'NOT met');
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export function formatPostsResult(results: PostsStoreResult[], options: PostsBenchOptions): string[] {
   const out = ['', `posts benchmarks (autocannon ${options.connections} connections; sandbox in the bench process, server in its own)`];
   for (const r of results) {
+    const verdict = judged(r.store);
     const lines = [`[${r.store}]`];
     const c = r.created;
     if (c) {
