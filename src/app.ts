@@ -48,11 +48,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerMediaFiles(app);
 
   await app.register(
-    async (api) => {
+    (api, _options, done) => {
       registerAuth(api);
-      await registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null);
-      api.get('/openapi.json', { schema: { hide: true }, config: { public: true, rateLimit: false } }, () => app.swagger());
+      registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
+      api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
       for (const route of routes) route(api);
+      done();
     },
     { prefix: API_PREFIX },
   );

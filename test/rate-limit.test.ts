@@ -6,6 +6,8 @@ import { startApp, type TestApp } from './harness/app.ts';
 import { runCli, spawnCli, type Spawned } from './harness/cli.ts';
 import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
 import { REDIS_URL, skipRedis } from './harness/services.ts';
+import { ManualClock } from './harness/clock.ts';
+import { connectRedis } from '../src/runtime.ts';
 
 describe('rate limit in memory', () => {
   let t: TestApp;
@@ -50,6 +52,49 @@ describe('rate limit in memory', () => {
     const doc = await t.request('/api/v1/openapi.json');
     assert.equal(doc.status, 200);
     assert.equal(doc.headers.get('ratelimit-limit'), null);
+  });
+});
+
+describe('rate limit windows', () => {
+  let t: TestApp;
+  const clock = new ManualClock();
+  before(async () => {
+    t = await startApp('sqlite', { clock });
+  });
+  after(() => t.close());
+
+  test('a spent budget comes back when its minute is over, and Reset counts down to it', async () => {
+    const { key } = await t.tenant({ rateLimit: 2 });
+    const first = await t.request('/api/v1/accounts', { key });
+    assert.equal(first.headers.get('ratelimit-reset'), '60');
+    clock.advance(20_000);
+    assert.equal((await t.request('/api/v1/accounts', { key })).headers.get('ratelimit-reset'), '40');
+    const over = await t.request('/api/v1/accounts', { key });
+    assert.equal(over.status, 429);
+    assert.equal(over.headers.get('retry-after'), '40');
+    clock.advance(40_000);
+    const again = await t.request('/api/v1/accounts', { key });
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('ratelimit-remaining'), '1');
+  });
+});
+
+describe('rate limit with Redis unreachable', { skip: skipRedis }, () => {
+  test('requests pass unlimited, with the headers, rather than the API failing', async () => {
+    const redis = await connectRedis(REDIS_URL);
+    redis.disconnect(); // commands now fail at once (no offline queue)
+    const t = await startApp('sqlite', { redisClient: redis });
+    try {
+      const { key } = await t.tenant({ rateLimit: 1 });
+      for (let i = 0; i < 3; i++) {
+        const res = await t.request('/api/v1/accounts', { key });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('ratelimit-limit'), '1');
+        assert.equal(res.headers.get('ratelimit-remaining'), '1');
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -35,7 +35,7 @@ declare module 'fastify' {
     caller: Caller | null;
   }
   interface FastifyContextConfig {
-    /** A public route (OAuth callback, platform webhook) is authenticated by other means. */
+    /** A public route (OAuth callback, platform webhook) is authenticated by other means, and not rate limited. */
     public?: boolean;
   }
 }

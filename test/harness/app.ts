@@ -1,5 +1,6 @@
 // Starts the real service in this process on a free loopback port, on a fresh database, and
 // talks HTTP to it. Each suite gets its own store, organization and keys.
+import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/http/logging.ts';
@@ -31,6 +32,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   clock?: Clock;
   redis?: boolean;
+  /** A Redis client to use as it is (a disconnected one, to play an outage). */
+  redisClient?: Redis;
   /** Run a worker in this process, as `serve` does. */
   worker?: boolean;
 }
@@ -39,7 +42,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const database = await createTestDatabase(dialect);
   const config = parseConfig({ DATABASE_URL: database.url, DATA_DIR: database.dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const runtime = await openRuntime(config, options.clock);
-  const redis = options.redis && config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  const redis = options.redisClient ?? (options.redis && config.redisUrl ? await connectRedis(config.redisUrl) : null);
   const app = await buildApp(runtime.deps, { redis, logger: createLogger(config.logLevel) });
   // A suite that needs the service's own address in its config (OAuth callbacks, the in-process
   // sandbox) passes a free PORT; the others listen on any port.

@@ -42,7 +42,7 @@ export function connectCallback(api: Api): void {
   api.get(
     '/connect/:platform/callback',
     {
-      config: { public: true, rateLimit: false },
+      config: { public: true },
       schema: {
         hide: true,
         params: Type.Object({ platform: Type.String({ enum: [...PLATFORMS] }) }),

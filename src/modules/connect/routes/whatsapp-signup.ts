@@ -20,7 +20,7 @@ export function whatsappSignup(api: Api): void {
   api.get(
     '/connect/whatsapp/signup',
     {
-      config: { public: true, rateLimit: false },
+      config: { public: true },
       schema: { hide: true, querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 200 })) }) },
     },
     async (request, reply) => {

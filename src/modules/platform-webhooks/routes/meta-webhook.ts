@@ -15,7 +15,7 @@ export function metaWebhook(api: Api): void {
   api.get(
     META_WEBHOOK_PATH,
     {
-      config: { public: true, rateLimit: false },
+      config: { public: true },
       schema: {
         hide: true,
         querystring: Type.Object({
@@ -41,7 +41,7 @@ export function metaWebhook(api: Api): void {
     scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(
       META_WEBHOOK_PATH,
-      { config: { public: true, rateLimit: false }, schema: { hide: true } },
+      { config: { public: true }, schema: { hide: true } },
       async (request, reply) => {
         const { deps } = request.server;
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
