@@ -8,11 +8,12 @@ import { platformEventJob } from '../modules/platform-webhooks/process-job.ts';
 import { webhookSendJob } from '../modules/webhooks/send-job.ts';
 import { postDeliverJob } from '../modules/posts/delivery/deliver-job.ts';
 import { postDispatchJob } from '../modules/posts/delivery/dispatch-job.ts';
+import { retentionJob } from '../modules/retention/retention-job.ts';
 import type { JobDefinition } from './catalog.ts';
 import { createRegistry, type JobRegistry } from './catalog.ts';
 
 export function jobDefinitions(deps: AppDeps): Array<JobDefinition<TSchema>> {
-  return [webhookSendJob(deps), mediaCleanupJob(deps), accountRefreshJob(deps), platformEventJob(deps), postDispatchJob(deps), postDeliverJob(deps)];
+  return [webhookSendJob(deps), mediaCleanupJob(deps), accountRefreshJob(deps), platformEventJob(deps), postDispatchJob(deps), postDeliverJob(deps), retentionJob(deps)];
 }
 
 export function buildJobRegistry(deps: AppDeps, extra: Array<JobDefinition<TSchema>> = []): JobRegistry {

@@ -5,6 +5,7 @@ import { describeTarget } from '../db/database.ts';
 import { createLogger } from '../http/logging.ts';
 import { buildJobRegistry } from '../jobs/registry.ts';
 import { Worker } from '../jobs/worker.ts';
+import { scheduleRetention } from '../modules/retention/schedule.ts';
 import { openRuntime } from '../runtime.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { onShutdownSignal } from './shutdown.ts';
@@ -24,6 +25,7 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
   const worker = options.worker
     ? new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock: deps.clock, log, ...config.jobs })
     : null;
+  if (worker) await scheduleRetention(deps.store.db, deps.store, deps.clock.now());
   worker?.start();
 
   // Before the banner: whoever reads it may signal at once, and until a listener exists a

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../http/logging.ts';
 import { buildJobRegistry } from '../jobs/registry.ts';
 import { Worker } from '../jobs/worker.ts';
+import { scheduleRetention } from '../modules/retention/schedule.ts';
 import { openRuntime } from '../runtime.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
@@ -15,6 +16,7 @@ export async function runWorker(config: Config): Promise<void> {
     await worker.stop();
     await runtime.close();
   });
+  await scheduleRetention(runtime.deps.store.db, runtime.deps.store, runtime.deps.clock.now());
   worker.start();
   log.info({ workerId: worker.id }, 'worker started');
 }

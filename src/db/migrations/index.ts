@@ -7,6 +7,7 @@ import * as connect from './0004-connect.ts';
 import * as posts from './0005-posts.ts';
 import * as jobLanes from './0006-job-lanes.ts';
 import * as accountListIndex from './0007-account-list-index.ts';
+import * as retentionIndexes from './0008-retention-indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-posts': posts,
   '0006-job-lanes': jobLanes,
   '0007-account-list-index': accountListIndex,
+  '0008-retention-indexes': retentionIndexes,
 };

@@ -1,0 +1,118 @@
+// The deletes of store.retention, each of at most BATCH rows. Every statement names settled
+// states only (failed jobs, delivered or failed deliveries, processed inbound events), so pending
+// or running work is never touched; the outer WHERE repeats the subquery's conditions so a row
+// changed meanwhile (a delivery redelivered) is re-checked by PostgreSQL and kept.
+// Order matters: deliveries go before events, since deleting an event cascades to its deliveries.
+import { sql, type Kysely } from 'kysely';
+import type { Database, DeliveryStatus, JobStatus, PlatformWebhookStatus } from '../../db/schema.ts';
+import { KEY_TTL_MS } from '../posts/idempotency.ts';
+
+export const BATCH = 500;
+
+// Literals, not bound values: the partial indexes of migration 0008 serve only queries whose
+// WHERE visibly implies theirs (see src/jobs/queue.ts).
+const FAILED_JOB = sql.lit<JobStatus>('failed');
+const SETTLED = [sql.lit<DeliveryStatus>('delivered'), sql.lit<DeliveryStatus>('failed')];
+const PROCESSED = sql.lit<PlatformWebhookStatus>('processed');
+
+type Db = Kysely<Database>;
+
+export interface Cutoffs {
+  /** Rows settled at or before this go (now - RETENTION_DAYS). */
+  retention: number;
+  /** Idempotency keys created at or before this go (now - 24 h, the contract's replay window). */
+  idempotency: number;
+}
+
+export function cutoffs(now: number, retentionDays: number): Cutoffs {
+  return { retention: now - retentionDays * 86_400_000, idempotency: now - KEY_TTL_MS };
+}
+
+/** One batch of each kind of row; each returns how many rows it deleted. */
+export const batches: Record<string, (db: Db, c: Cutoffs) => Promise<bigint>> = {
+  failedJobs: (db, c) =>
+    deleted(
+      db
+        .deleteFrom('jobs')
+        .where('status', '=', FAILED_JOB)
+        .where('updated_at', '<=', c.retention)
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('jobs').select('id').where('status', '=', FAILED_JOB).where('updated_at', '<=', c.retention).orderBy('updated_at').limit(BATCH),
+        ),
+    ),
+
+  // Their attempts go with them (ON DELETE CASCADE).
+  deliveries: (db, c) =>
+    deleted(
+      db
+        .deleteFrom('webhook_deliveries')
+        .where('status', 'in', SETTLED)
+        .where('updated_at', '<=', c.retention)
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('status', 'in', SETTLED)
+            .where('updated_at', '<=', c.retention)
+            .orderBy('updated_at')
+            .limit(BATCH),
+        ),
+    ),
+
+  // An event any delivery still references (pending, sending, or settled recently) stays; new
+  // deliveries are only ever made for new events, so an old unreferenced one is done with.
+  events: (db, c) => {
+    const unreferenced = sql<boolean>`not exists (select 1 from webhook_deliveries where webhook_deliveries.event_id = events.id)`;
+    return deleted(
+      db
+        .deleteFrom('events')
+        .where('created_at', '<=', c.retention)
+        .where(unreferenced)
+        .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('created_at', '<=', c.retention).where(unreferenced).orderBy('created_at').limit(BATCH)),
+    );
+  },
+
+  // `unhandled` rows stay: the inbox issue re-runs them.
+  platformEvents: (db, c) =>
+    deleted(
+      db
+        .deleteFrom('platform_webhook_events')
+        .where('status', '=', PROCESSED)
+        .where('processed_at', '<=', c.retention)
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('platform_webhook_events')
+            .select('id')
+            .where('status', '=', PROCESSED)
+            .where('processed_at', '<=', c.retention)
+            .orderBy('processed_at')
+            .limit(BATCH),
+        ),
+    ),
+
+  // Past 24 h a key is free anyway (claimRequest replaces it). A `running` row that old is no
+  // request in progress: one is taken over as abandoned after ABANDONED_AFTER_MS (5 minutes).
+  idempotencyKeys: (db, c) =>
+    deleted(
+      db
+        .deleteFrom('post_requests')
+        .where('created_at', '<=', c.idempotency)
+        .where((eb) =>
+          eb(
+            eb.refTuple('organization_id', 'key'),
+            'in',
+            eb
+              .selectFrom('post_requests')
+              .select(['organization_id', 'key'])
+              .where('created_at', '<=', c.idempotency)
+              .orderBy('created_at')
+              .limit(BATCH)
+              .$asTuple('organization_id', 'key'),
+          ),
+        ),
+    ),
+};
+
+async function deleted(query: { executeTakeFirst: () => Promise<{ numDeletedRows: bigint }> }): Promise<bigint> {
+  return (await query.executeTakeFirst()).numDeletedRows;
+}
