@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
+import { registerBodyIdleTimeout } from './http/body-idle.ts';
 import { ErrorBody, handleError, handleNotFound } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
@@ -36,6 +37,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  registerBodyIdleTimeout(app, deps.config.bodyIdleTimeoutMs);
   app.addHook('onSend', async (request, reply) => {
     reply.header('request-id', request.id);
   });

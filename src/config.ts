@@ -47,6 +47,8 @@ export interface Config {
   /** 32 bytes when given in the environment; null means "read or generate it in dataDir". */
   encryptionKey: Buffer | null;
   mediaMaxBytes: number;
+  /** A request body that receives nothing for this long (connection left open) is cut off. */
+  bodyIdleTimeoutMs: number;
   s3: S3Config | null;
   platforms: PlatformCredentials;
   sandbox: boolean;
@@ -56,6 +58,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** How long a webhook receiver has to answer; the contract says 10 seconds. */
   webhookTimeoutMs: number;
+  /** Days store.retention keeps failed jobs, settled deliveries, their events and processed inbound events. */
+  retentionDays: number;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -190,6 +194,7 @@ export function parseConfig(env: Env): Config {
     redisUrl: text(env, 'REDIS_URL'),
     encryptionKey: encryptionKey(env),
     mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    bodyIdleTimeoutMs: integer(env, 'BODY_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     s3: s3(env),
     platforms,
     sandbox,
@@ -198,6 +203,7 @@ export function parseConfig(env: Env): Config {
     logLevel: logLevel as Config['logLevel'],
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

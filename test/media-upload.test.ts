@@ -68,6 +68,9 @@ function streamingForm(size: number, boundary = 'socialapiboundary'): ReadableSt
   });
 }
 
+/** BODY_IDLE_TIMEOUT_MS of these suites: short, so a stalled upload is cut off quickly. */
+const IDLE_MS = 500;
+
 for (const dialect of DIALECTS) {
   for (const storage of ['local', 's3'] as const) {
     describe(`media uploads [${dialect}, ${storage}]`, { skip: skipReason(dialect) }, () => {
@@ -81,7 +84,7 @@ for (const dialect of DIALECTS) {
       before(async () => {
         if (storage === 's3') s3 = await startS3();
         t = await startApp(dialect, {
-          env: { PUBLIC_BASE_URL: PUBLIC_BASE, MEDIA_MAX_BYTES: String(LIMIT), ALLOW_PRIVATE_URLS: '1', ...(s3?.env ?? {}) },
+          env: { PUBLIC_BASE_URL: PUBLIC_BASE, MEDIA_MAX_BYTES: String(LIMIT), ALLOW_PRIVATE_URLS: '1', BODY_IDLE_TIMEOUT_MS: String(IDLE_MS), ...(s3?.env ?? {}) },
         });
         ({ key, organizationId } = await t.tenant());
         files = await new FileServer().start();
@@ -316,6 +319,26 @@ for (const dialect of DIALECTS) {
         }
         await nothingLeft(before);
         if (s3) await waitFor(() => s3?.requests.slice(seen).some((r) => r.startsWith('DELETE ') && r.includes('uploadId=')), 30_000, 'AbortMultipartUpload');
+      });
+
+      test('a client that stops sending mid-upload, its connection left open, is cut off and nothing is kept', async () => {
+        const before = await snapshot();
+        const boundary = 'stallboundary';
+        const req = rawPost({ 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': 4 * MiB });
+        const closed = new Promise<number>((resolve) => req.once('close', () => resolve(Date.now())));
+        try {
+          req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="stall.png"\r\nContent-Type: image/png\r\n\r\n`);
+          req.write(png());
+          req.write(Buffer.alloc(256 * 1024, 1));
+          const stalledAt = Date.now();
+          // Nothing more is sent, and the socket stays open: the server must close it.
+          const closedAt = await Promise.race([closed, sleep(10 * IDLE_MS).then(() => null)]);
+          assert.ok(closedAt !== null, 'the server kept the stalled upload open');
+          assert.ok(closedAt - stalledAt >= IDLE_MS * 0.9, `closed after ${closedAt - stalledAt} ms, before the idle timeout`);
+        } finally {
+          req.destroy();
+        }
+        await nothingLeft(before);
       });
 
       test('a client that leaves during a URL upload stops the fetch, and nothing is kept', async () => {
