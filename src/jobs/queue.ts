@@ -1,12 +1,12 @@
 // The jobs table's statements. A job row is pending (due at run_at), running (leased to
 // locked_by until locked_until) or failed (attempts exhausted, last_error kept). A job that
 // succeeds is deleted: the truth lives in the domain rows it worked on.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Store } from '../db/database.ts';
 import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { JobDefinition } from './catalog.ts';
-import { signalEnqueued } from './wakeup.ts';
+import { JOBS_CHANNEL, wakeLocalWorkers } from './wakeup.ts';
 
 // Status values are written into the SQL as literals, not bound: the partial indexes
 // (jobs_due: status = 'pending', jobs_leased: status = 'running') serve only queries whose WHERE
@@ -35,32 +35,45 @@ export async function enqueue<P>(
   options: EnqueueOptions = {},
 ): Promise<string | null> {
   const id = newId('job', now);
-  const result = await db
-    .insertInto('jobs')
-    .values({
-      id,
-      kind: definition.kind,
-      payload: JSON.stringify(payload),
-      status: 'pending',
-      run_at: options.runAt ?? now,
-      max_attempts: definition.maxAttempts,
-      locked_until: null,
-      locked_by: null,
-      last_error: null,
-      dedupe_key: options.dedupeKey ?? null,
-      lane: definition.lane ?? 'default',
-      created_at: now,
-      updated_at: now,
-    })
-    // The conflict target names the partial unique index jobs_dedupe by its predicate, which
-    // must be the literal of the index's own `status <> 'failed'`: SQLite finds no index for a
-    // bound parameter there ("ON CONFLICT clause does not match any … UNIQUE constraint").
-    .$if(options.dedupeKey !== undefined, (qb) =>
-      qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing()),
-    )
-    .executeTakeFirst();
+  const insert = (qc: QueryCreator<Database>) =>
+    qc
+      .insertInto('jobs')
+      .values({
+        id,
+        kind: definition.kind,
+        payload: JSON.stringify(payload),
+        status: 'pending',
+        run_at: options.runAt ?? now,
+        max_attempts: definition.maxAttempts,
+        locked_until: null,
+        locked_by: null,
+        last_error: null,
+        dedupe_key: options.dedupeKey ?? null,
+        lane: definition.lane ?? 'default',
+        created_at: now,
+        updated_at: now,
+      })
+      // The conflict target names the partial unique index jobs_dedupe by its predicate, which
+      // must be the literal of the index's own `status <> 'failed'`: SQLite finds no index for a
+      // bound parameter there ("ON CONFLICT clause does not match any … UNIQUE constraint").
+      .$if(options.dedupeKey !== undefined, (qb) =>
+        qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing()),
+      );
+  if (store.caps.listenNotify) {
+    // PostgreSQL: the insert and its NOTIFY in one statement (one round trip, not two); the
+    // notification goes out only if a row was inserted, and only when the transaction commits.
+    const rows = await db
+      .with('queued', (qc) => insert(qc).returning('id'))
+      .selectFrom('queued')
+      .select(['id', sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('notified')])
+      .execute();
+    if (rows.length === 0) return null;
+    wakeLocalWorkers();
+    return id;
+  }
+  const result = await insert(db).executeTakeFirst();
   if (result.numInsertedOrUpdatedRows === 0n) return null;
-  await signalEnqueued(db, store);
+  wakeLocalWorkers();
   return id;
 }
 

@@ -3,8 +3,6 @@
 // (a NOTIFY sent inside a transaction is delivered only when it commits). SQLite has no
 // cross-process signal: a separate worker process falls back to its poll interval there.
 import { EventEmitter } from 'node:events';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Store } from '../db/database.ts';
 import { listenChannel, type Subscription } from '../db/listen.ts';
 
@@ -15,10 +13,12 @@ export const JOBS_CHANNEL = 'socialapi_jobs';
 const local = new EventEmitter();
 local.setMaxListeners(0);
 
-/** Tells workers that a job was enqueued; call it inside the enqueuing transaction. */
-export async function signalEnqueued(db: Kysely<Database>, store: Pick<Store, 'caps'>): Promise<void> {
+/**
+ * Tells this process's workers that a job was enqueued. Other processes hear it on PostgreSQL
+ * from the NOTIFY that enqueue() sends with the insert (delivered when the transaction commits).
+ */
+export function wakeLocalWorkers(): void {
   local.emit('wake');
-  if (store.caps.listenNotify) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
 }
 
 /** Calls `onWake` on every signal until closed; keeps a LISTEN connection alive on PostgreSQL. */
