@@ -26,6 +26,11 @@ const RETRY_MS = 1000;
 const local = new EventEmitter();
 local.setMaxListeners(0);
 
+/** Tells this process's subscribers only (what other processes learn some other way). */
+export function announceLocally(channel: string): void {
+  local.emit(channel);
+}
+
 function withLocal(channel: string, listener: ChannelListener, remote: Subscription): Subscription {
   const onNotify = () => listener.onNotify();
   local.on(channel, onNotify);
@@ -40,7 +45,7 @@ function withLocal(channel: string, listener: ChannelListener, remote: Subscript
 export function postgresNotices(db: Kysely<Database>, listenClient: () => Promise<pg.Client>): Notices {
   return {
     async publish(channel) {
-      local.emit(channel);
+      announceLocally(channel);
       await sql`select pg_notify(${channel}, '')`.execute(db);
     },
     subscribe: (channel, listener) => withLocal(channel, listener, listenChannel({ listenClient }, channel, listener)),
@@ -52,7 +57,7 @@ export function sqliteNotices(file: string | null): Notices {
   const noticeFile = (channel: string) => `${file ?? ''}-notice-${channel}`;
   return {
     async publish(channel) {
-      local.emit(channel);
+      announceLocally(channel);
       // Rewritten in place (same inode), so that watchers keep watching it.
       if (file) await writeFile(noticeFile(channel), `${Date.now()}\n`);
     },

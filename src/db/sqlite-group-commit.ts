@@ -10,10 +10,12 @@
 // runs inside a savepoint of it (rolled back alone if it fails); a statement outside a
 // transaction runs inside the group too. The group commits in the next turn of the event loop,
 // after the callbacks ready now (other requests, other jobs) have joined it, or sooner once it
-// holds MAX_MEMBERS callers or is MAX_AGE_MS old, so that under steady load it commits often. No caller returns before the commit of the group it took
-// part in has succeeded: if that commit fails, every one of them fails, as its own commit would
-// have. A read outside any group runs on its own, without waiting.
+// holds MAX_MEMBERS callers or is MAX_AGE_MS old, so that under steady load it commits often.
+// No caller returns before the commit of the group it took part in has succeeded: if that
+// commit fails, every one of them fails, as its own commit would have. A read outside any group
+// runs on its own, without waiting.
 import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type DatabaseConnection, type Dialect, type DatabaseIntrospector, type Driver, type Kysely, type QueryResult } from 'kysely';
+import { asError } from '../lib/errors.ts';
 import type { SqliteHandle } from './sqlite-bridge.ts';
 
 const MAX_MEMBERS = 64;
@@ -73,7 +75,7 @@ function settled(step: () => void): Promise<void> {
     step();
     return Promise.resolve();
   } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return Promise.reject(asError(error));
   }
 }
 
@@ -93,7 +95,7 @@ class GroupCommitDriver implements Driver {
         try {
           return Promise.resolve(this.#execute<R>(query));
         } catch (error) {
-          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+          return Promise.reject(asError(error));
         }
       },
       streamQuery: () => {
@@ -192,7 +194,7 @@ class GroupCommitDriver implements Driver {
     if (!group || this.#db.inTransaction()) return;
     this.#group = null;
     group.committing = true;
-    group.settle(error instanceof Error ? error : new Error(String(error)));
+    group.settle(asError(error));
   }
 
   #run(sqlText: string): void {
@@ -234,7 +236,7 @@ class GroupCommitDriver implements Driver {
           // the connection is unusable; the next caller's statement reports it
         }
       }
-      group.settle(error instanceof Error ? error : new Error(String(error)));
+      group.settle(asError(error));
     }
   }
 }

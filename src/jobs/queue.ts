@@ -77,6 +77,26 @@ export async function enqueue<P>(
   return id;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Queues a daily sweep of `definition` at `runAt` (a UTC midnight), under a dedupe key naming
+ * that day, so however many callers ask, the day gets one job. Null when it was queued already.
+ */
+export function enqueueDailySweep(
+  db: Kysely<Database>,
+  store: Pick<Store, 'caps'>,
+  now: number,
+  definition: Pick<JobDefinition, 'kind' | 'maxAttempts' | 'lane'>,
+  runAt: number,
+): Promise<string | null> {
+  const day = new Date(runAt).toISOString().slice(0, 10);
+  return enqueue(db, store, now, definition, {}, { runAt, dedupeKey: `${definition.kind}:${day}` });
+}
+
+/** The first UTC midnight at or after `at`. */
+export const midnightAfter = (at: number): number => Math.ceil(at / DAY_MS) * DAY_MS;
+
 /**
  * Leases up to `limit` due jobs to `workerId` in one statement. On PostgreSQL the inner select
  * skips rows another worker is claiming at this moment (SKIP LOCKED), so no job is handed out

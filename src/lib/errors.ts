@@ -8,3 +8,8 @@ export function messageOf(error: unknown): string {
     return 'unknown error';
   }
 }
+
+/** Anything thrown, as an Error (to reject a promise or settle a waiter with). */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(messageOf(error));
+}

@@ -7,12 +7,10 @@ import type { Database, MediaRow } from '../../db/schema.ts';
 import { tenantScope } from '../../db/tenant.ts';
 import type { AppDeps } from '../../http/types.ts';
 import { newId } from '../../lib/ids.ts';
-import { enqueue } from '../../jobs/queue.ts';
+import { enqueueDailySweep, midnightAfter } from '../../jobs/queue.ts';
 import { storeFor } from '../../storage/index.ts';
 import { MEDIA_CLEANUP, MEDIA_RETENTION_MS } from './cleanup-job.ts';
 import { discardUpload, type StoredUpload } from './ingest.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * Makes sure a media.cleanup sweep runs once media unreferenced since `since` is due for removal:
@@ -20,9 +18,7 @@ const DAY_MS = 86_400_000;
  * to one job however many uploads that day had). Call inside the transaction of the change.
  */
 export async function scheduleCleanup(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, since: number): Promise<void> {
-  const runAt = Math.ceil((since + MEDIA_RETENTION_MS) / DAY_MS) * DAY_MS;
-  const day = new Date(runAt).toISOString().slice(0, 10);
-  await enqueue(db, store, now, MEDIA_CLEANUP, {}, { runAt, dedupeKey: `${MEDIA_CLEANUP.kind}:${day}` });
+  await enqueueDailySweep(db, store, now, MEDIA_CLEANUP, midnightAfter(since + MEDIA_RETENTION_MS));
 }
 
 /** Records a stored upload for the organization; if that fails, the stored bytes are removed. */

@@ -4,15 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { enqueue } from '../../jobs/queue.ts';
+import { enqueueDailySweep, midnightAfter } from '../../jobs/queue.ts';
 
 export const STORE_RETENTION = { kind: 'store.retention', maxAttempts: 3 } as const;
 
-const DAY_MS = 86_400_000;
-
 /** Queues the sweep of the next UTC midnight after `now`; null when it is queued already. */
 export function scheduleRetention(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number): Promise<string | null> {
-  const runAt = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
-  const day = new Date(runAt).toISOString().slice(0, 10);
-  return enqueue(db, store, now, STORE_RETENTION, {}, { runAt, dedupeKey: `${STORE_RETENTION.kind}:${day}` });
+  // Strictly after: a sweep running at midnight queues the next day's, not its own again.
+  return enqueueDailySweep(db, store, now, STORE_RETENTION, midnightAfter(now + 1));
 }
