@@ -45,8 +45,10 @@ for (const dialect of DIALECTS) {
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-      t.after(() => {
+      // Awaited, so the suite's `after` drops the database only once the process is gone.
+      t.after(async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
       });
 
       await waitFor(() => readStarts(record).length === 1 || child.exitCode !== null, 15_000, 'the worker process to start the job').catch((error: unknown) => {
