@@ -22,6 +22,8 @@ const CASES: Record<string, Case[]> = {
     ['title max 300', { title: 'x'.repeat(301) }, /title: must have at most 300 characters/],
     ['title default first line over 300', { subreddit: 'sandbox' }, /title: required: the content's first line/, { live: true, content: 'y'.repeat(301) }],
     ['url must be a URL', { url: 'not a url' }, /url: must be an http\(s\) URL/],
+    ['url http or https only', { url: 'ftp://example.com/a' }, /url: must be an http\(s\) URL/],
+    ['url http is a link reddit takes', { subreddit: 'sandbox', url: 'http://example.com' }, 'ok', { live: true }],
     ['flairId type', { flairId: true }, /flairId: must be a string/],
     ['link post with flair', { subreddit: 'sandbox', url: 'https://example.com', flairId: 'abc' }, 'ok', { live: true }],
   ],
@@ -60,6 +62,8 @@ const CASES: Record<string, Case[]> = {
     ['mediaType enum', { mediaUrl: IMG, mediaType: 'GIF' }, /mediaType: must be one of IMAGE, VIDEO/],
     // message max 63206: the service's own 40000-character content limit is reached first.
     ['link https', { link: 'ftp://example.com' }, /link: must be an https URL/],
+    ['link http refused on a draft', { link: 'http://example.com' }, /link: must be an https URL/],
+    ['link http refused live', { link: 'http://example.com' }, /link: must be an https URL/, { live: true }],
     ['link only without media', { link: 'https://example.com', mediaUrl: IMG }, /link: only for text posts without media/],
     ['title 255', { mediaUrl: VID, title: 't'.repeat(256) }, /title: must have at most 255 characters/],
     ['firstComment 8000', { firstComment: 'f'.repeat(8001) }, /firstComment: must have at most 8000 characters/],
@@ -75,6 +79,8 @@ const CASES: Record<string, Case[]> = {
     ['topicTag without . and &', { topicTag: 'a&b' }, /topicTag: may not contain \. or &/],
     ['replyControl enum', { replyControl: 'nobody' }, /replyControl: must be one of everyone, accounts_you_follow, mentioned_only, parent_post_author_only, followers_only/],
     ['linkAttachment https', { linkAttachment: 'javascript:alert(1)' }, /linkAttachment: must be an https URL/],
+    ['linkAttachment http refused on a draft', { linkAttachment: 'http://example.com' }, /linkAttachment: must be an https URL/],
+    ['linkAttachment http refused live', { linkAttachment: 'http://example.com' }, /linkAttachment: must be an https URL/, { live: true }],
     ['linkAttachment text posts only', { linkAttachment: 'https://example.com', mediaUrl: IMG }, /linkAttachment: only on text posts/],
     ['altText 1000', { mediaUrl: IMG, altText: 'a'.repeat(1001) }, /altText: must have at most 1000 characters/],
     ['firstComment 500', { firstComment: 'f'.repeat(501) }, /firstComment: must have at most 500 characters/],
@@ -201,5 +207,47 @@ for (const dialect of DIALECTS) {
     test('http media URLs are refused unless private URLs are allowed', async () => {
       await expect400({ content: 'x', platforms: [target('threads', { mediaUrl: 'http://cdn.example/a.jpg' })] }, /mediaUrl: must be an https URL/);
     });
+  });
+}
+
+// ALLOW_PRIVATE_URLS=1 (sandbox and development) lets platforms fetch media over http; it does
+// not loosen the links a post shows its readers, on drafts or live posts.
+for (const dialect of DIALECTS) {
+  describe(`posts validation with http media allowed [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: PostsApp;
+    let key: string;
+    const accounts: Record<string, string> = {};
+    before(async () => {
+      t = await startPostsApp(dialect, { worker: false, env: { ALLOW_PRIVATE_URLS: '1' } });
+      const tenant = await t.tenant();
+      key = tenant.key;
+      for (const platform of ['reddit', 'facebook', 'threads']) accounts[platform] = (await addAccount(t, tenant.organizationId, platform)).id;
+    });
+    after(() => t.close());
+
+    const target = (platform: string, data: Record<string, unknown>) => ({ accountId: accounts[platform] ?? '', platformSpecificData: data });
+    const cases: Array<[platform: string, data: Record<string, unknown>, expected: RegExp | 'ok']> = [
+      ['facebook', { link: 'http://example.com/page' }, /^platforms\[0\]\.platformSpecificData\.link: must be an https URL$/],
+      ['threads', { linkAttachment: 'http://example.com/page' }, /^platforms\[0\]\.platformSpecificData\.linkAttachment: must be an https URL$/],
+      ['facebook', { link: 'https://example.com/page' }, 'ok'],
+      ['threads', { mediaUrl: 'http://127.0.0.1:9/a.jpg' }, 'ok'],
+      ['facebook', { mediaUrl: 'http://127.0.0.1:9/a.jpg' }, 'ok'],
+      ['reddit', { subreddit: 'sandbox', url: 'http://example.com/page' }, 'ok'],
+    ];
+    for (const live of [false, true]) {
+      test(`links are https on ${live ? 'live posts' : 'drafts'}; http media stays allowed`, async () => {
+        for (const [platform, data, expected] of cases) {
+          // Scheduled rather than publishNow: the rule is what is checked, not the delivery.
+          const res = await createPost(t, key, { content: 'Hello there', platforms: [target(platform, data)], ...(live ? { scheduledFor: FUTURE() } : {}) });
+          const name = `${platform} ${JSON.stringify(data)}`;
+          if (expected === 'ok') {
+            assert.equal(res.status, 201, `${name}: ${JSON.stringify(res.body)}`);
+          } else {
+            assert.equal(res.status, 400, `${name}: ${JSON.stringify(res.body)}`);
+            assert.match(res.body.error?.message ?? '', expected, name);
+          }
+        }
+      });
+    }
   });
 }

@@ -17,7 +17,7 @@ export interface TargetInput {
   live: boolean;
   /** `platforms[2]`: prefix of every field path in messages. */
   path: string;
-  /** http and loopback media URLs are accepted (sandbox and development). */
+  /** http media URLs are accepted (ALLOW_PRIVATE_URLS: sandbox and development); never links. */
   allowHttp: boolean;
 }
 
@@ -95,10 +95,25 @@ export class Fields {
     return value as T;
   }
 
+  /** A URL the platform fetches (media, covers): http too where `allowHttp` says so. */
   url(key: string, what = 'an https URL'): string | undefined {
+    return this.checkedUrl(key, this.input.allowHttp, what);
+  }
+
+  /**
+   * A link published for readers (facebook `link`, threads `linkAttachment`, reddit `url`): the
+   * same rule on drafts and live posts, whatever `allowHttp` says; that flag lets platforms fetch
+   * media from a development machine, it has nothing to do with the links a post shows. https
+   * only, unless the platform takes http links too (`http: true`, reddit).
+   */
+  link(key: string, options: { http?: boolean } = {}): string | undefined {
+    return this.checkedUrl(key, options.http === true, options.http === true ? 'an http(s) URL' : 'an https URL');
+  }
+
+  private checkedUrl(key: string, allowHttp: boolean, what: string): string | undefined {
     const value = this.string(key, { max: 2000 });
     if (value === undefined) return undefined;
-    const problem = urlProblem(value, this.input.allowHttp, what);
+    const problem = urlProblem(value, allowHttp, what);
     if (problem) this.fail(key, problem);
     return value;
   }

@@ -18,7 +18,7 @@ export function validateFacebook(input: TargetInput): TargetResult {
   if (input.live && contentType !== 'feed' && urls.length === 0) f.fail('mediaUrl', `required for a ${contentType}`);
   if (contentType === 'story' && input.content) f.warnings.push({ key: 'content', message: 'stories have no caption; the content is not sent to facebook' });
 
-  const link = f.url('link');
+  const link = f.link('link');
   if (link !== undefined && (urls.length > 0 || contentType !== 'feed')) f.fail('link', 'only for text posts without media');
   if (input.live && contentType === 'feed' && !urls.length && !link && !input.content.trim()) f.failTarget('content', 'a facebook feed post needs content, media or a link');
 

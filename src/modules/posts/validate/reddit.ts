@@ -13,8 +13,7 @@ export function validateReddit(input: TargetInput): TargetResult {
     if (!SUBREDDIT.test(subreddit)) f.fail('subreddit', 'must be a subreddit name (letters, digits and _)');
   }
   const title = f.string('title', { min: 1, max: 300 });
-  const url = f.url('url', 'an http(s) URL');
-  if (url !== undefined && !/^https?:/i.test(url)) f.fail('url', 'must be an http(s) URL');
+  const url = f.link('url', { http: true });
   const flairId = f.string('flairId', { min: 1, max: 100 });
   if (input.live) {
     if (subreddit === undefined) f.fail('subreddit', 'required for live posts');

@@ -94,7 +94,7 @@ export function validateThreads(input: TargetInput): TargetResult {
   const m = media(f, at, input.data);
   if (length(input.content) > TEXT_MAX) f.failTarget('content', `threads posts have at most ${TEXT_MAX} characters`);
   if (input.live && m.mediaType === 'TEXT' && !input.content.trim()) f.failTarget('content', 'required for a threads text post');
-  const link = f.url('linkAttachment');
+  const link = f.link('linkAttachment');
   if (link !== undefined && m.mediaType !== 'TEXT') f.fail('linkAttachment', 'only on text posts (no media)');
   f.keep('linkAttachment', link);
   f.keep('mediaType', m.mediaType);
