@@ -190,7 +190,7 @@ async function startStage(sandbox: BenchSandbox, newDatabase: NewDatabase, withW
 }
 
 const SCOPES: Record<string, string[]> = {
-  reddit: ['identity', 'submit', 'read', 'edit', 'flair'],
+  reddit: ['identity', 'submit', 'read', 'history', 'edit', 'flair'],
   threads: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'],
   facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement'],
 };

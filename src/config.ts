@@ -53,6 +53,10 @@ export interface Config {
   platforms: PlatformCredentials;
   sandbox: boolean;
   platformApiBase: string | null;
+  /** How long one platform call may take; also how long a call cut off by a crash may still be running. */
+  platformTimeoutMs: number;
+  /** How long TikTok may take to list a post it was asked to publish (an interrupted one is looked for that long). */
+  tiktokSettleMs: number;
   allowPrivateUrls: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
@@ -199,6 +203,8 @@ export function parseConfig(env: Env): Config {
     platforms,
     sandbox,
     platformApiBase: httpUrl(env, 'PLATFORM_API_BASE'),
+    platformTimeoutMs: integer(env, 'PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
+    tiktokSettleMs: integer(env, 'TIKTOK_SETTLE_MS', 600_000, 0, 86_400_000),
     allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_URLS', sandbox),
     logLevel: logLevel as Config['logLevel'],
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),

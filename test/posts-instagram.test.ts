@@ -193,7 +193,7 @@ for (const dialect of DIALECTS) {
       assert.equal(comments.length, 1);
     });
 
-    test('a container published by an attempt whose answer was lost is never published again', async () => {
+    test('a container published by an attempt whose answer was lost is never published again; its media id is read back', async () => {
       const acc = await addMetaAccount(t, org, 'instagram');
       t.sandbox.faults.add({ host: 'graph.facebook.com', path: `/${acc.platformUserId}/media_publish`, method: 'POST', kind: 'server_error', status: 503, times: 1 });
       const id = await publishNow([{ accountId: acc.id, platformSpecificData: { mediaUrl: media('/a.jpg') } }]);
@@ -206,12 +206,14 @@ for (const dialect of DIALECTS) {
       // The platform did publish it (the 503 stands for an answer lost on the way back).
       const direct = await fetch(`${t.url}/sandbox/graph.facebook.com/v24.0/${acc.platformUserId}/media_publish`, { method: 'POST', body: new URLSearchParams({ access_token: acc.token, creation_id: container }) });
       assert.equal(direct.status, 200);
+      const mediaId = ((await direct.json()) as { id: string }).id;
       const start = mark();
       clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1;
       t.worker?.wake();
       const post = await settled(t, key, id);
       assert.equal(post.status, 'published');
-      assert.equal(post.targets[0]?.platformPostId, null, 'the lost media id is not guessed');
+      assert.equal(post.targets[0]?.platformPostId, mediaId, 'the lost media id is read back from the account media');
+      assert.ok(post.targets[0]?.url, 'and its permalink with it');
       assert.equal(calls('graph.facebook.com', start, acc.platformUserId).filter((e) => e.path.endsWith('/media_publish')).length, 0);
     });
   });

@@ -28,9 +28,9 @@ export async function startPostsApp(dialect: Dialect, options: StartOptions = {}
 }
 
 const SCOPES: Record<string, string[]> = {
-  reddit: ['identity', 'submit', 'read', 'edit', 'flair'],
+  reddit: ['identity', 'submit', 'read', 'history', 'edit', 'flair'],
   threads: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'],
-  tiktok: ['user.info.basic', 'video.publish', 'video.upload'],
+  tiktok: ['user.info.basic', 'video.publish', 'video.list', 'video.upload'],
 };
 
 /** A new sandbox person per account, so an organization may hold several of one platform. */

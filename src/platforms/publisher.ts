@@ -5,6 +5,8 @@
 // Two-step flows (containers, publish ids) are resumable: the adapter hands each step's platform
 // id to `save` before making the next call, and reads `progress` first, so an attempt that
 // resumes after a crash or a retry continues from the last stored step instead of posting twice.
+// Single-step calls that create something go through createOnce() (create-once.ts), which
+// marks them before they are made and reconciles an interrupted one with the platform.
 // Waiting for the platform's processing is not done here either: the adapter answers
 // `processing` and is called again (with the saved progress) after `checkAfterMs`.
 
@@ -31,6 +33,15 @@ export interface PublishRequest {
   progress: PublishProgress;
   /** Stores progress durably; resolves once it is committed. Call before the next step. */
   save: (progress: PublishProgress) => Promise<void>;
+  /** The delivery's clock (ms); adapters never read the system clock. */
+  now: () => number;
+  /** How long a platform call may still be running after it began (see create-once.ts). */
+  inFlightMs: number;
+  /**
+   * Whether a platform post id is already another target's of this account, so reconciling an
+   * interrupted call never adopts a post that belongs to someone else.
+   */
+  isTaken: (platformPostId: string) => Promise<boolean>;
 }
 
 export type PublishOutcome =

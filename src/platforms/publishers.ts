@@ -14,9 +14,9 @@ export type Publishers = ReadonlyMap<string, Publisher>;
 
 const DEFAULT_REDDIT_AGENT = 'web:socialapi:v1.0.0 (by /u/socialapi)';
 
-export function createPublishers(config: Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms'>, fetchFn: FetchFn = fetch): Publishers {
-  const http = createPlatformHttp({ base: platformApiBase(config), userAgent: 'socialapi/1.0', fetch: losslessJsonFetch(fetchFn) });
-  const list = [redditPublisher(http, config.platforms.redditUserAgent ?? DEFAULT_REDDIT_AGENT), threadsPublisher(http), tiktokPublisher(http), instagramPublisher(http), facebookPublisher(http)];
+export function createPublishers(config: Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs' | 'tiktokSettleMs'>, fetchFn: FetchFn = fetch): Publishers {
+  const http = createPlatformHttp({ base: platformApiBase(config), userAgent: 'socialapi/1.0', timeoutMs: config.platformTimeoutMs, fetch: losslessJsonFetch(fetchFn) });
+  const list = [redditPublisher(http, config.platforms.redditUserAgent ?? DEFAULT_REDDIT_AGENT), threadsPublisher(http), tiktokPublisher(http, config.tiktokSettleMs), instagramPublisher(http), facebookPublisher(http)];
   return new Map(list.map((p) => [p.platform, p]));
 }
 

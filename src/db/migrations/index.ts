@@ -8,6 +8,7 @@ import * as posts from './0005-posts.ts';
 import * as jobLanes from './0006-job-lanes.ts';
 import * as accountListIndex from './0007-account-list-index.ts';
 import * as retentionIndexes from './0008-retention-indexes.ts';
+import * as targetPlatformIds from './0009-target-platform-ids.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-job-lanes': jobLanes,
   '0007-account-list-index': accountListIndex,
   '0008-retention-indexes': retentionIndexes,
+  '0009-target-platform-ids': targetPlatformIds,
 };

@@ -12,6 +12,8 @@ import { cancelDispatch, startDelivery } from './delivery/release.ts';
 import { lockPost } from './repo.ts';
 import { accountsRequireApproval, revalidateTargets } from './targets.ts';
 import { releaseMediaOfPost } from '../media/service.ts';
+import { carryOverMarkers } from '../../platforms/create-once.ts';
+import type { PublishProgress } from '../../platforms/publisher.ts';
 
 const EDITABLE = new Set(['draft', 'scheduled', 'pending_approval', 'failed']);
 
@@ -93,12 +95,13 @@ export async function publishPost(deps: CreateDeps, tenant: Tenant, caller: Call
       }
     }
     await storeValidation(trx, postId, post.content, true, deps.config.allowPrivateUrls, now);
-    await trx
-      .updateTable('post_targets')
-      .set({ status: 'pending', attempts: 0, error: null, next_attempt_at: null, released_next: 0, progress: '{}', updated_at: now })
-      .where('post_id', '=', postId)
-      .where('status', 'in', ['failed', 'pending'])
-      .execute();
+    // Failed targets start over, except that a call whose fate is unknown is still reconciled
+    // before anything is sent again (create-once.ts).
+    const restart = await trx.selectFrom('post_targets').select(['id', 'progress']).where('post_id', '=', postId).where('status', 'in', ['failed', 'pending']).execute();
+    for (const target of restart) {
+      const progress = JSON.stringify(carryOverMarkers(JSON.parse(target.progress) as PublishProgress));
+      await trx.updateTable('post_targets').set({ status: 'pending', attempts: 0, error: null, next_attempt_at: null, released_next: 0, progress, updated_at: now }).where('id', '=', target.id).execute();
+    }
     await cancelDispatch(trx, postId);
     const accountIds = (await trx.selectFrom('post_targets').select('account_id').where('post_id', '=', postId).execute()).map((r) => r.account_id);
     const approval = post.approved_at === null && (caller.approvalRequired || (await accountsRequireApproval(tenant.with(trx), accountIds)));

@@ -5,10 +5,12 @@
 // `processing` outcomes; the post id is read from the video once it is ready (Reels `finish`
 // answers only {success:true}).
 import { GRAPH_VERSION } from '../context.ts';
+import { createOnce, isWaiting, type OnceContext } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { obj, str } from '../meta/graph.ts';
 import type { GraphCall } from '../meta/publish-steps.ts';
+import { findStory, findVideo } from './reconcile.ts';
 import { processingDelay, progressNumber, type PublishOutcome, type PublishProgress } from '../publisher.ts';
 
 const MAX_CHECKS = 20;
@@ -20,6 +22,8 @@ export interface VideoStep {
   pageId: string;
   progress: PublishProgress;
   store: () => Promise<void>;
+  once: OnceContext;
+  isTaken: (platformPostId: string) => Promise<boolean>;
 }
 
 export type VideoResult = { postId: string } | Extract<PublishOutcome, { status: 'processing' }>;
@@ -51,14 +55,29 @@ async function waitFor(step: VideoStep, videoId: string, wanted: VideoState): Pr
   return { status: 'processing', checkAfterMs: processingDelay(checks) };
 }
 
-const isWaiting = (value: unknown): value is Extract<VideoResult, { status: 'processing' }> => obj(value).status === 'processing';
+/** Whether a Reel's publishing phase has begun (its finish call went through). */
+async function reelPublishing(call: GraphCall, videoId: string): Promise<boolean> {
+  const status = obj((await call('GET', `/${videoId}`, { fields: 'status' })).status);
+  const phase = str(obj(status.publishing_phase).status);
+  return phase !== null && phase !== 'not_started';
+}
 
 /** One video on the Page feed: `/videos` fetches file_url itself; the post appears when ready. */
 export async function publishFeedVideo(step: VideoStep, url: string, description: string, title: string | undefined): Promise<VideoResult> {
   let videoId = str(step.progress.videoId);
   if (!videoId) {
-    videoId = str((await step.call('POST', `/${step.pageId}/videos`, { file_url: url, description: description || undefined, title })).id);
-    if (!videoId) throw new PlatformError('transient', 'Facebook answered the video upload without an id', { platform: 'facebook' });
+    // One call uploads and posts the video: made once, an interrupted one found by its description.
+    const made = await createOnce(step.once, {
+      key: 'video',
+      make: async () => {
+        const id = str((await step.call('POST', `/${step.pageId}/videos`, { file_url: url, description: description || undefined, title })).id);
+        if (!id) throw new PlatformError('transient', 'Facebook answered the video upload without an id', { platform: 'facebook' });
+        return id;
+      },
+      find: (since) => findVideo(step.call, step.pageId, description, since),
+    });
+    if (isWaiting(made)) return made;
+    videoId = made;
     Object.assign(step.progress, { videoId, checks: 0 });
     await step.store();
   }
@@ -90,9 +109,16 @@ export async function publishUploadedVideo(step: VideoStep, edge: 'video_reels' 
   if (progress.finished === undefined) {
     const uploaded = await waitFor(step, videoId, 'uploaded');
     if (isWaiting(uploaded)) return uploaded;
-    const answer = await call('POST', `/${pageId}/${edge}`, { upload_phase: 'finish', video_id: videoId, ...finish });
+    // Finishing publishes: made once. An interrupted story is found among the Page's stories; an
+    // interrupted Reel shows in its video's publishing phase.
+    const answer = await createOnce(step.once, {
+      key: 'finish',
+      make: async () => str((await call('POST', `/${pageId}/${edge}`, { upload_phase: 'finish', video_id: videoId, ...finish })).post_id) ?? true,
+      find: async (since) => (edge === 'video_stories' ? findStory(call, pageId, videoId, since) : (await reelPublishing(call, videoId)) ? true : null),
+    });
+    if (isWaiting(answer)) return answer;
     // Stories answer their post id at once; Reels only {success:true} (§12).
-    Object.assign(progress, { finished: str(answer.post_id) ?? true, checks: 0 });
+    Object.assign(progress, { finished: answer, checks: 0 });
     await store();
   }
   const storyPost = str(progress.finished);

@@ -2,13 +2,17 @@
 // one photo, one video, multi-photo posts (unpublished photos, then the feed post with
 // attached_media), Reels, photo and video stories, and drafts (published=false). Every platform
 // id is saved as soon as it is known (photos one by one, the video id, the post id), so a
-// resumed attempt continues instead of posting again. After publishing: the permalink and the
+// resumed attempt continues instead of posting again. The single-step calls (feed posts,
+// photos, photo stories, the first comment) are made once (create-once.ts): an interrupted one
+// is looked for on the Page before it is made again. After publishing: the permalink and the
 // first comment.
+import { createOnce, type OnceContext } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH, str } from '../meta/graph.ts';
 import { followUp, graphCaller } from '../meta/publish-steps.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../publisher.ts';
+import { findFeedPost, findPageComment, findStory } from './reconcile.ts';
 import { publishFeedVideo, publishUploadedVideo, type VideoResult, type VideoStep } from './publish-video.ts';
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
@@ -21,11 +25,13 @@ function need(id: string | null, what: string): string {
 export function facebookPublisher(http: PlatformHttp): Publisher {
   return {
     platform: 'facebook',
-    async publish({ account, content, options, progress: saved, save }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);
       const call = graphCaller(http, 'facebook', FACEBOOK_GRAPH, account.accessToken);
-      const step: VideoStep = { http, call, token: account.accessToken, pageId: account.platformUserId, progress, store };
+      const once: OnceContext = { progress, store, now, inFlightMs };
+      const pageId = account.platformUserId;
+      const step: VideoStep = { http, call, token: account.accessToken, pageId, progress, store, once, isTaken };
 
       if (!str(progress.postId)) {
         const result = await createPost(step, content, options);
@@ -38,7 +44,11 @@ export function facebookPublisher(http: PlatformHttp): Publisher {
       await followUp(progress, save, 'permalink', async () => str((await call('GET', `/${postId}`, { fields: 'permalink_url' })).permalink_url) ?? true);
       const comment = str(options.firstComment);
       if (comment && options.contentType !== 'story' && options.draft !== true) {
-        await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${postId}/comments`, { message: comment })).id) ?? true);
+        const waiting = await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${postId}/comments`, { message: comment })).id) ?? true, {
+          ctx: once,
+          find: (since) => findPageComment(call, postId, pageId, comment, since),
+        });
+        if (waiting) return waiting;
       }
       const permalink = (progress.followUps as Record<string, { done?: unknown }> | undefined)?.permalink?.done;
       return { status: 'published', platformPostId: postId, url: typeof permalink === 'string' ? permalink : null };
@@ -60,18 +70,35 @@ async function createPost(step: VideoStep, content: string, options: Record<stri
     default:
       break;
   }
-  const published = options.draft === true ? 'false' : undefined;
+  const draft = options.draft === true;
+  const published = draft ? 'false' : undefined;
   if (urls.length === 0) {
-    return { postId: need(str((await call('POST', `/${pageId}/feed`, { message: content || undefined, link: str(options.link) ?? undefined, published })).id), 'post') };
+    return feedPost(step, content, draft, async () => need(str((await call('POST', `/${pageId}/feed`, { message: content || undefined, link: str(options.link) ?? undefined, published })).id), 'post'));
   }
   if (urls.length === 1 && video) return publishFeedVideo(step, urls[0] ?? '', content, title);
   if (urls.length === 1) {
-    const photo = await call('POST', `/${pageId}/photos`, { url: urls[0], caption: content || undefined });
-    return { postId: need(str(photo.post_id), 'photo') };
+    return feedPost(step, content, false, async () => need(str((await call('POST', `/${pageId}/photos`, { url: urls[0], caption: content || undefined })).post_id), 'photo'));
   }
   const photos = await unpublishedPhotos(step, urls);
   const attached = Object.fromEntries(photos.map((id, i) => [`attached_media[${i}]`, JSON.stringify({ media_fbid: id })]));
-  return { postId: need(str((await call('POST', `/${pageId}/feed`, { message: content || undefined, published, ...attached })).id), 'post') };
+  return feedPost(step, content, draft, async () => need(str((await call('POST', `/${pageId}/feed`, { message: content || undefined, published, ...attached })).id), 'post'));
+}
+
+/**
+ * A call that makes a feed post in one step, made once (create-once.ts): an interrupted one is
+ * looked for in the feed by its message. Drafts are not in the feed, so they cannot be found.
+ */
+async function feedPost(step: VideoStep, message: string, draft: boolean, make: () => Promise<string>): Promise<VideoResult> {
+  const result = await createOnce(step.once, {
+    key: 'post',
+    make: async () => ({ postId: await make() }),
+    find: async (since) => {
+      if (draft) return null;
+      const postId = await findFeedPost(step.call, step.pageId, message, since, step.isTaken);
+      return postId ? { postId } : null;
+    },
+  });
+  return result;
 }
 
 /** Uploads each photo unpublished (saved one by one), for attached_media or a story. */
@@ -88,5 +115,12 @@ async function unpublishedPhotos(step: VideoStep, urls: string[]): Promise<strin
 
 async function photoStory(step: VideoStep, url: string): Promise<VideoResult> {
   const [photoId = ''] = await unpublishedPhotos(step, [url]);
-  return { postId: need(str((await step.call('POST', `/${step.pageId}/photo_stories`, { photo_id: photoId })).post_id), 'photo story') };
+  return createOnce(step.once, {
+    key: 'story',
+    make: async () => ({ postId: need(str((await step.call('POST', `/${step.pageId}/photo_stories`, { photo_id: photoId })).post_id), 'photo story') }),
+    find: async (since) => {
+      const postId = await findStory(step.call, step.pageId, photoId, since);
+      return postId ? { postId } : null;
+    },
+  });
 }

@@ -5,9 +5,10 @@
 // saved before the next call and the media id right after media_publish, so a resumed attempt
 // never makes a second container or publishes twice. After publishing: the permalink, the
 // first comment, then comments turned off (in that order, or the comment could not be made).
+import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { FACEBOOK_GRAPH, str } from '../meta/graph.ts';
+import { FACEBOOK_GRAPH, graphTimeMs, list, obj, str } from '../meta/graph.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
 import { processingDelay, progressNumber, type PublishOutcome, type PublishProgress, type PublishRequest, type Publisher } from '../publisher.ts';
 import { INSTAGRAM_GRAPH } from './instagram-login.ts';
@@ -16,6 +17,11 @@ import { containerFailure, RENEW_CONTAINER } from './publish-errors.ts';
 
 /** About 15 minutes of checks (1, 2, 4 … 60 s) per attempt before giving up on processing. */
 const MAX_CHECKS = 20;
+/** A published container whose media id was lost is looked for this many times, LOOK_EVERY_MS apart. */
+const MAX_LOOKS = 6;
+const LOOK_EVERY_MS = 10_000;
+/** Containers live 24 hours: nothing older can be the one published. */
+const CONTAINER_LIFETIME_MS = 86_400_000;
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
 
@@ -24,23 +30,33 @@ export const instagramHost = (metadata: Record<string, unknown>): string => (met
 export function instagramPublisher(http: PlatformHttp): Publisher {
   return {
     platform: 'instagram',
-    async publish({ account, content, options, progress: saved, save }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);
       const call = graphCaller(http, 'instagram', instagramHost(account.metadata), account.accessToken);
       const kind = kindOf(options);
 
       if (progress.mediaId === undefined) {
-        const container = str(progress.container) ?? (await createContainer(call, account.platformUserId, content, options, progress, store));
+        const container = str(progress.container) ?? (await createContainer(call, account.platformUserId, content, options, progress, store, now));
         const status = await call('GET', `/${container}`, { fields: 'status_code,status' });
         switch (status.status_code) {
           case 'FINISHED':
             break;
-          case 'PUBLISHED':
-            // Published by an attempt that died before saving the media id: never publish again.
-            progress.mediaId = null;
+          case 'PUBLISHED': {
+            // Published by an attempt that died before saving the media id: never publish again;
+            // read the id back from the account's media (or stories), by caption and time.
+            const createdAt = typeof progress.containerAt === 'number' ? progress.containerAt : now() - CONTAINER_LIFETIME_MS;
+            const found = await findPublished(call, account.platformUserId, kind === 'STORIES', content, createdAt - CLOCK_SKEW_MS, isTaken);
+            const looks = progressNumber(progress, 'looks');
+            if (!found && looks + 1 < MAX_LOOKS) {
+              progress.looks = looks + 1;
+              await store();
+              return { status: 'processing', checkAfterMs: LOOK_EVERY_MS };
+            }
+            progress.mediaId = found;
             await store();
             break;
+          }
           case 'ERROR': {
             const failure = containerFailure(str(status.status) ?? '');
             if (failure.retryable) await forgetContainer(progress, store);
@@ -75,7 +91,11 @@ export function instagramPublisher(http: PlatformHttp): Publisher {
       await followUp(progress, save, 'permalink', async () => str((await call('GET', `/${mediaId}`, { fields: 'id,permalink' })).permalink) ?? true);
       const comment = str(options.firstComment);
       if (comment && kind !== 'STORIES') {
-        await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${mediaId}/comments`, { message: comment })).id) ?? true);
+        const waiting = await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${mediaId}/comments`, { message: comment })).id) ?? true, {
+          ctx: { progress, store, now, inFlightMs },
+          find: (since) => findOwnComment(call, mediaId, account.username, comment, since),
+        });
+        if (waiting) return waiting;
       }
       if (options.commentsEnabled === false && kind !== 'STORIES') {
         await followUp(progress, save, 'commentsOff', async () => (await call('POST', `/${mediaId}`, { comment_enabled: 'false' }), true));
@@ -87,7 +107,7 @@ export function instagramPublisher(http: PlatformHttp): Publisher {
 }
 
 /** Carousel items (each saved as it is made), then the post's container, saved. */
-async function createContainer(call: GraphCall, user: string, content: string, options: Record<string, unknown>, progress: PublishProgress, store: () => Promise<void>): Promise<string> {
+async function createContainer(call: GraphCall, user: string, content: string, options: Record<string, unknown>, progress: PublishProgress, store: () => Promise<void>, now: () => number): Promise<string> {
   let params;
   if (kindOf(options) === 'CAROUSEL') {
     const urls = strings(options.mediaUrls);
@@ -105,9 +125,23 @@ async function createContainer(call: GraphCall, user: string, content: string, o
   const id = str((await call('POST', `/${user}/media`, params)).id);
   if (!id) throw new PlatformError('transient', 'Instagram answered the container request without an id', { platform: 'instagram' });
   progress.container = id;
+  progress.containerAt = now();
   progress.checks = 0;
   await store();
   return id;
+}
+
+/** The media a lost media_publish made: the newest of the account's media (or stories) with this caption, made since `since`. */
+async function findPublished(call: GraphCall, user: string, story: boolean, caption: string, since: number, isTaken: (id: string) => Promise<boolean>): Promise<string | null> {
+  const page = await call('GET', `/${user}/${story ? 'stories' : 'media'}`, { fields: 'id,caption,timestamp', since: Math.floor(since / 1000), limit: 100 });
+  for (const raw of [...list(page.data)].reverse()) {
+    const item = obj(raw);
+    const at = graphTimeMs(item.timestamp);
+    const id = str(item.id);
+    if (!id || at === null || at < since || (!story && (str(item.caption) ?? '') !== caption)) continue;
+    if (!(await isTaken(id))) return id;
+  }
+  return null;
 }
 
 /** The container can no longer be published (expired, failed upload): the retry makes new ones. */
@@ -116,4 +150,15 @@ async function forgetContainer(progress: PublishProgress, store: () => Promise<v
   delete progress.children;
   progress.checks = 0;
   await store();
+}
+
+/** A comment the account made on its media with this text, since `since`. */
+async function findOwnComment(call: GraphCall, mediaId: string, username: string | null, text: string, since: number): Promise<string | null> {
+  const page = await call('GET', `/${mediaId}/comments`, { fields: 'id,text,username,timestamp', limit: 50 });
+  for (const raw of list(page.data)) {
+    const item = obj(raw);
+    const at = graphTimeMs(item.timestamp);
+    if (at !== null && at >= since && str(item.text) === text && str(item.username) === username) return str(item.id);
+  }
+  return null;
 }

@@ -69,3 +69,12 @@ export async function debugToken(ctx: PlatformContext, app: AppCredentials, plat
 }
 
 export { appToken };
+
+/** A Graph time (`2026-01-05T10:00:00+0000`, ISO 8601 or unix seconds) in ms; null when unreadable. */
+export function graphTimeMs(value: unknown): number | null {
+  if (typeof value === 'number') return value * 1000;
+  if (typeof value !== 'string') return null;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const ms = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -4,6 +4,7 @@
 import { GRAPH_VERSION } from '../context.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp, PlatformRequest } from '../http.ts';
+import { createOnce, isWaiting, type OnceContext, type Waiting } from '../create-once.ts';
 import type { PublishProgress } from '../publisher.ts';
 import { graphBody } from './errors.ts';
 import { obj, type Json } from './graph.ts';
@@ -35,13 +36,22 @@ export const FOLLOW_UP_TRIES = 3;
  * resumed attempt comes straight back here) at most FOLLOW_UP_TRIES times; after that, or on
  * any other failure, the step is given up and its error kept in the progress.
  */
-export async function followUp(progress: PublishProgress, save: (p: PublishProgress) => Promise<void>, name: string, run: () => Promise<string | true>): Promise<void> {
+export async function followUp(
+  progress: PublishProgress,
+  save: (p: PublishProgress) => Promise<void>,
+  name: string,
+  run: () => Promise<string | true>,
+  once?: { ctx: OnceContext; find: (since: number) => Promise<string | null> },
+): Promise<Waiting | undefined> {
   const all = obj(progress.followUps);
   progress.followUps = all;
   const state = obj(all[name]);
-  if (state.done !== undefined || state.failed !== undefined) return;
+  if (state.done !== undefined || state.failed !== undefined) return undefined;
   try {
-    all[name] = { done: await run() };
+    // A step that creates something (a comment) must not be made twice either (create-once.ts).
+    const done = once ? await createOnce(once.ctx, { key: `followUp:${name}`, make: run, find: once.find }) : await run();
+    if (isWaiting(done)) return done;
+    all[name] = { done };
     await save(progress);
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
@@ -51,4 +61,5 @@ export async function followUp(progress: PublishProgress, save: (p: PublishProgr
     await save(progress);
     if (retry) throw error;
   }
+  return undefined;
 }

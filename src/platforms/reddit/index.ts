@@ -10,7 +10,8 @@ import { redditApi, redditToken } from './errors.ts';
 
 export const REDDIT_FEATURES: Record<string, string[]> = {
   profile: ['identity'],
-  publish: ['submit', 'read'],
+  // `history` reads the account's own submissions: an interrupted submit is looked for there.
+  publish: ['submit', 'read', 'history'],
   edit: ['edit'],
   flair: ['flair'],
 };

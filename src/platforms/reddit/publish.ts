@@ -1,11 +1,14 @@
 // reddit publishing (platforms.md §6.2): one POST /api/submit, self or link, with flair. The title
 // is the `title` option, or else the content's first line (and the text is then the rest).
-// A single step: there is no first-step id to store, so nothing to resume.
+// A single step with no id to store first: it is made once (create-once.ts), and an interrupted
+// submit is looked for among the account's submissions before it is sent again.
 import type { PlatformHttp } from '../http.ts';
-import type { PublishRequest, Publisher } from '../publisher.ts';
+import { createOnce, isWaiting } from '../create-once.ts';
+import type { PublishProgress, PublishRequest, Publisher } from '../publisher.ts';
 import { redditEnvelopeError, redditHttpError } from './publish-errors.ts';
 
-const SUBMIT = 'https://oauth.reddit.com/api/submit';
+const API = 'https://oauth.reddit.com';
+const SUBMIT = `${API}/api/submit`;
 
 interface SubmitAnswer {
   json?: { errors?: Array<[string, string, string]>; data?: { url?: string; name?: string; id?: string } };
@@ -18,29 +21,60 @@ export function redditTitleAndText(content: string, title: unknown): { title: st
   return { title: first.trim(), text: rest.join('\n').trim() };
 }
 
+interface Link {
+  platformPostId: string;
+  url: string | null;
+}
+
 /** `userAgent`: reddit throttles generic agents, so every call names the app (§6.2). */
 export function redditPublisher(http: PlatformHttp, userAgent: string): Publisher {
   return {
     platform: 'reddit',
-    async publish({ account, content, options }: PublishRequest) {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest) {
+      const progress: PublishProgress = { ...saved };
+      const headers = { authorization: `bearer ${account.accessToken}`, 'user-agent': userAgent };
       const { title, text } = redditTitleAndText(content, options.title);
+      const subreddit = String(options.subreddit);
       const url = typeof options.url === 'string' ? options.url : undefined;
       const form = {
         api_type: 'json',
-        sr: String(options.subreddit),
+        sr: subreddit,
         kind: url ? 'link' : 'self',
         title,
         ...(url ? { url } : { text }),
         ...(typeof options.flairId === 'string' ? { flair_id: options.flairId } : {}),
       };
-      const res = await http.send('reddit', { method: 'POST', url: SUBMIT, form, headers: { authorization: `bearer ${account.accessToken}`, 'user-agent': userAgent } });
-      if (res.status !== 200) throw redditHttpError(res.status);
-      const body = res.body as SubmitAnswer;
-      const errors = body.json?.errors ?? [];
-      if (errors.length) throw redditEnvelopeError(errors);
-      const data = body.json?.data;
-      if (!data?.name) throw redditHttpError(502);
-      return { status: 'published', platformPostId: data.name, url: data.url ?? null };
+      const submitOnce = async (): Promise<Link> => {
+        const res = await http.send('reddit', { method: 'POST', url: SUBMIT, form, headers });
+        if (res.status !== 200) throw redditHttpError(res.status);
+        const body = res.body as SubmitAnswer;
+        const errors = body.json?.errors ?? [];
+        if (errors.length) throw redditEnvelopeError(errors);
+        const data = body.json?.data;
+        if (!data?.name) throw redditHttpError(502);
+        return { platformPostId: data.name, url: data.url ?? null };
+      };
+      // reddit has no idempotency key: an interrupted submit is looked for among the account's
+      // own submissions, by subreddit and title (create-once.ts).
+      const find = async (since: number): Promise<Link | null> => {
+        const res = await http.send('reddit', { method: 'GET', url: `${API}/user/${encodeURIComponent(account.username ?? '')}/submitted`, query: { sort: 'new', limit: 100, raw_json: 1 }, headers });
+        if (res.status !== 200) throw redditHttpError(res.status);
+        const children = ((res.body as Listing).data?.children ?? []).map((c) => c.data ?? {}).reverse();
+        for (const link of children) {
+          const created = typeof link.created_utc === 'number' ? link.created_utc * 1000 : 0;
+          if (created < since || link.title !== title || (link.subreddit ?? '').toLowerCase() !== subreddit.toLowerCase() || !link.name) continue;
+          if (await isTaken(link.name)) continue;
+          return { platformPostId: link.name, url: link.url ?? null };
+        }
+        return null;
+      };
+      const result = await createOnce({ progress, store: () => save(progress), now, inFlightMs }, { key: 'submit', make: submitOnce, find });
+      if (isWaiting(result)) return result;
+      return { status: 'published', platformPostId: result.platformPostId, url: result.url };
     },
   };
+}
+
+interface Listing {
+  data?: { children?: Array<{ data?: { name?: string; title?: string; subreddit?: string; created_utc?: number; url?: string } }> };
 }

@@ -2,9 +2,12 @@
 // then published with threads_publish. A target publishes a chain of units: the root post
 // (or the first of threadItems), the other threadItems each replying to the one before, and the
 // first comment replying to the root. Each container id and each published id is saved before
-// the next call, so a resumed attempt never creates or publishes a unit twice.
+// the next call, so a resumed attempt never creates or publishes a unit twice; a container
+// found published whose media id was never saved has that id read back from the user's posts.
 import type { PlatformHttp } from '../http.ts';
+import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
+import { graphTimeMs } from '../meta/graph.ts';
 import { processingDelay, progressNumber, text, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
 import { threadsError } from './publish-errors.ts';
 
@@ -27,9 +30,19 @@ export interface ThreadsUnit {
 interface UnitProgress {
   children?: string[];
   container?: string;
-  /** Published media id; null when it was published but the id was lost to a crash. */
+  /** When the container was made (the delivery's clock): a lost media id is looked for from then on. */
+  createdAt?: number;
+  /** Looks for a lost media id so far. */
+  looks?: number;
+  /** Published media id; null when it was published but the id could not be found again. */
   mediaId?: string | null;
 }
+
+/** A published container whose id was lost is looked for this many times, LOOK_EVERY_MS apart. */
+const MAX_LOOKS = 6;
+const LOOK_EVERY_MS = 10_000;
+/** Containers live 24 hours: nothing older can be the one published. */
+const CONTAINER_LIFETIME_MS = 86_400_000;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -96,6 +109,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher {
             const url = unit.mediaUrls[0] ?? '';
             done.container = String((await call('POST', `/${user}/threads`, { ...mediaParams(url, unit.altTexts[0], unit.mediaType), text: unit.text || undefined, ...common })).id);
           }
+          done.createdAt = request.now();
           await store({ checks: 0 });
         }
         const status = await call('GET', `/${done.container}?fields=id,status,error_message`);
@@ -113,11 +127,20 @@ export function threadsPublisher(http: PlatformHttp): Publisher {
             delete done.children;
             await store();
             throw new PlatformError('transient', 'the media container expired before it was published', { platform: 'threads' });
-          case 'PUBLISHED':
-            // Published by an attempt that died before storing the id: never publish it again.
-            done.mediaId = null;
+          case 'PUBLISHED': {
+            // Published by an attempt that died before storing the id: never publish it again,
+            // read the id back instead (the user's posts or replies, by text and time).
+            const since = (done.createdAt ?? request.now() - CONTAINER_LIFETIME_MS) - CLOCK_SKEW_MS;
+            const found = await findPublished(call, user, unit, replyTo, since, i === 0 ? request.isTaken : null);
+            if (!found && (done.looks ?? 0) + 1 < MAX_LOOKS) {
+              done.looks = (done.looks ?? 0) + 1;
+              await store();
+              return { status: 'processing', checkAfterMs: LOOK_EVERY_MS };
+            }
+            done.mediaId = found;
             await store();
             continue;
+          }
           default:
             break;
         }
@@ -131,6 +154,30 @@ export function threadsPublisher(http: PlatformHttp): Publisher {
       return { status: 'published', platformPostId: rootId, url };
     },
   };
+}
+
+/** The media a lost publish made: the user's newest posts (root) or replies, matched on text and parent. */
+async function findPublished(
+  call: (method: 'GET' | 'POST', path: string) => Promise<Record<string, unknown>>,
+  user: string,
+  unit: ThreadsUnit,
+  replyTo: string | undefined,
+  since: number,
+  isTaken: ((id: string) => Promise<boolean>) | null,
+): Promise<string | null> {
+  const edge = unit.replyTo === null ? 'threads' : 'replies';
+  const page = await call('GET', `/${user}/${edge}?fields=id,text,timestamp,replied_to&since=${Math.floor(since / 1000)}&limit=100`);
+  const items = (Array.isArray(page.data) ? (page.data as Array<Record<string, unknown>>) : []).reverse();
+  for (const item of items) {
+    const at = graphTimeMs(item.timestamp);
+    const parent = (item.replied_to as { id?: unknown } | undefined)?.id;
+    if (at === null || at < since || (str(item.text) ?? '') !== unit.text) continue;
+    if (replyTo !== undefined && text(parent) !== replyTo) continue;
+    const id = text(item.id);
+    if (!id || (isTaken && (await isTaken(id)))) continue;
+    return id;
+  }
+  return null;
 }
 
 function mediaParams(url: string, altText: string | null | undefined, type?: string): Record<string, string | undefined> {

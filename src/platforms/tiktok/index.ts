@@ -12,7 +12,8 @@ const API = 'https://open.tiktokapis.com';
 
 export const TIKTOK_FEATURES: Record<string, string[]> = {
   profile: ['user.info.basic', 'user.info.profile'],
-  publish: ['video.publish'],
+  // `video.list` reads the creator's videos: an interrupted post is looked for there.
+  publish: ['video.publish', 'video.list'],
   upload: ['video.upload'],
 };
 

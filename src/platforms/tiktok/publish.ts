@@ -1,10 +1,13 @@
 // TikTok direct posts pulled from URL (platforms.md §5.2–5.5): creator info first (the privacy
 // level and interaction settings must be ones the creator allows), then the init call, whose
 // publish_id is saved before anything else, then status checks until PUBLISH_COMPLETE. A resumed
-// attempt with a saved publish_id only checks status: it never initialises a second post.
+// attempt with a saved publish_id only checks status: it never initialises a second post. The
+// init itself is made once (create-once.ts): an interrupted init is looked for among the
+// creator's published posts (video.list) until TikTok has had time to process it.
+import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { processingDelay, progressNumber, progressString, text, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { processingDelay, progressNumber, progressString, text, type PublishOutcome, type PublishProgress, type PublishRequest, type Publisher } from '../publisher.ts';
 import { tiktokError, tiktokFailure, type TikTokEnvelope } from './publish-errors.ts';
 
 const API = 'https://open.tiktokapis.com';
@@ -29,10 +32,21 @@ function checkCreator(data: Record<string, unknown>, options: Record<string, unk
   if (options.brandContent === true && privacy === 'SELF_ONLY') throw invalid('brandContent cannot be posted with privacyLevel SELF_ONLY');
 }
 
-export function tiktokPublisher(http: PlatformHttp): Publisher {
+/** A post found on the creator's profile: published, with its public id and link. */
+interface Found {
+  postId: string;
+  url: string | null;
+}
+
+/**
+ * `settleMs`: how long TikTok may take to process a post before it is listed (video.list shows
+ * only published posts), so an interrupted init that is not listed yet is not sent again.
+ */
+export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher {
   return {
     platform: 'tiktok',
-    async publish({ account, content, options, progress, save }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
+      const progress: PublishProgress = { ...saved };
       const call = async (path: string, json?: unknown) => {
         const res = await http.send('tiktok', { method: 'POST', url: `${API}${path}`, bearer: account.accessToken, json: json ?? {} });
         const body = res.body as TikTokEnvelope;
@@ -42,6 +56,37 @@ export function tiktokPublisher(http: PlatformHttp): Publisher {
       const photo = options.mediaType === 'image';
       let publishId = progressString(progress, 'publishId');
       if (!publishId) {
+        // The init call starts the post at once (PULL_FROM_URL, DIRECT_POST): made once, an
+        // interrupted one looked for on the creator's profile (create-once.ts).
+        const made = await createOnce<string | Found>(
+          { progress, store: () => save(progress), now, inFlightMs },
+          { key: 'init', make: () => init(), find: (since) => findPost(since), settleMs, lookEveryMs: 30_000 },
+        );
+        if (isWaiting(made)) return made;
+        if (typeof made !== 'string') {
+          await save({ ...progress, adopted: made.postId });
+          return { status: 'published', platformPostId: made.postId, url: made.url };
+        }
+        publishId = made;
+        await save({ ...progress, publishId, checks: 0 });
+      }
+      return checkStatus(publishId);
+
+      async function findPost(since: number): Promise<Found | null> {
+        const data = await call('/v2/video/list/?fields=id,title,video_description,create_time,share_url', { max_count: 20 });
+        const videos = (Array.isArray(data.videos) ? (data.videos as Array<Record<string, unknown>>) : []).reverse();
+        const caption = photo ? text(options.title) : content;
+        for (const video of videos) {
+          const created = typeof video.create_time === 'number' ? video.create_time * 1000 : 0;
+          const id = text(video.id);
+          if (!id || created < since) continue;
+          const same = photo ? text(video.video_description) === content && text(video.title) === caption : text(video.title) === content || text(video.video_description) === content;
+          if (same && !(await isTaken(id))) return { postId: id, url: text(video.share_url) || null };
+        }
+        return null;
+      }
+
+      async function init(): Promise<string> {
         checkCreator(await call('/v2/post/publish/creator_info/query/'), options, photo);
         const common = {
           privacy_level: options.privacyLevel,
@@ -68,29 +113,32 @@ export function tiktokPublisher(http: PlatformHttp): Publisher {
               },
               source_info: { source: 'PULL_FROM_URL', video_url: urls[0] ?? '' },
             });
-        publishId = text(data.publish_id);
-        if (!publishId) throw new PlatformError('transient', 'TikTok answered without a publish_id', { platform: 'tiktok' });
-        await save({ publishId, checks: 0 });
+        const id = text(data.publish_id);
+        if (!id) throw new PlatformError('transient', 'TikTok answered without a publish_id', { platform: 'tiktok' });
+        return id;
       }
-      const status = await call('/v2/post/publish/status/fetch/', { publish_id: publishId });
-      switch (status.status) {
-        case 'PUBLISH_COMPLETE':
-        case 'SEND_TO_USER_INBOX': {
-          // Public ids are int64s: the HTTP client reads them as strings (see publishers.ts).
-          const [postId] = Array.isArray(status.publicaly_available_post_id) ? status.publicaly_available_post_id.map(String) : [];
-          if (!postId) return { status: 'published', platformPostId: publishId, url: null };
-          const handle = account.username ? `@${account.username}` : '@';
-          return { status: 'published', platformPostId: postId, url: `https://www.tiktok.com/${handle}/${photo ? 'photo' : 'video'}/${postId}` };
-        }
-        case 'FAILED':
-          // Nothing was posted: a retry starts a new publish rather than re-reading this one.
-          await save({});
-          throw tiktokFailure(text(status.fail_reason));
-        default: {
-          const checks = progressNumber(progress, 'checks');
-          if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'TikTok did not finish processing in time', { platform: 'tiktok' });
-          await save({ publishId, checks: checks + 1 });
-          return { status: 'processing', checkAfterMs: processingDelay(checks) };
+
+      async function checkStatus(publishId: string): Promise<PublishOutcome> {
+        const status = await call('/v2/post/publish/status/fetch/', { publish_id: publishId });
+        switch (status.status) {
+          case 'PUBLISH_COMPLETE':
+          case 'SEND_TO_USER_INBOX': {
+            // Public ids are int64s: the HTTP client reads them as strings (see publishers.ts).
+            const [postId] = Array.isArray(status.publicaly_available_post_id) ? status.publicaly_available_post_id.map(String) : [];
+            if (!postId) return { status: 'published', platformPostId: publishId, url: null };
+            const handle = account.username ? `@${account.username}` : '@';
+            return { status: 'published', platformPostId: postId, url: `https://www.tiktok.com/${handle}/${photo ? 'photo' : 'video'}/${postId}` };
+          }
+          case 'FAILED':
+            // Nothing was posted: a retry starts a new publish rather than re-reading this one.
+            await save({});
+            throw tiktokFailure(text(status.fail_reason));
+          default: {
+            const checks = progressNumber(progress, 'checks');
+            if (checks >= MAX_CHECKS) throw new PlatformError('transient', 'TikTok did not finish processing in time', { platform: 'tiktok' });
+            await save({ publishId, checks: checks + 1 });
+            return { status: 'processing', checkAfterMs: processingDelay(checks) };
+          }
         }
       }
     },

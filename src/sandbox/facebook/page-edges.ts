@@ -10,6 +10,7 @@ import { parseFields, selectFields } from '../meta/fields.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import type { EdgeDef, NodeCall } from '../meta/nodes.ts';
 import { pageOf } from '../meta/paging.ts';
+import { graphTime } from '../meta/store.ts';
 import { str, type GraphInput } from '../meta/params.ts';
 import { PAGE_FIELDS, subscribedAppsEdge } from '../meta/subscribed-apps.ts';
 import { listConversations } from '../messaging/conversations.ts';
@@ -27,15 +28,45 @@ const guarded = (action: PageAction, op: (call: Call) => unknown) => (call: Call
   return op(call);
 };
 
+/** `since` and `until` (unix seconds or a date) bound a list's creation times (platforms.md §1.6). */
+export function timeRange(input: GraphInput): (ms: number) => boolean {
+  const bound = (key: string, fallback: number) => {
+    const raw = str(input, key);
+    if (raw === undefined) return fallback;
+    const at = /^\d+$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw);
+    return Number.isFinite(at) ? at : fallback;
+  };
+  const since = bound('since', -Infinity);
+  const until = bound('until', Infinity);
+  return (ms) => ms >= since && ms <= until;
+}
+
 function posts(ctx: RouteContext, input: GraphInput, page: FacebookPage, keep: (p: FbPost) => boolean) {
+  const inRange = timeRange(input);
   const rows = [...ctx.state.meta.fbPosts.values()]
-    .filter((p) => p.pageId === page.id && keep(p))
+    .filter((p) => p.pageId === page.id && keep(p) && inRange(p.createdAt))
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((p) => selectFields('Post', postGetters(ctx.state, p), parseFields(str(input, 'fields')), ['created_time', 'message', 'id']));
   return pageOf(ctx, input, rows);
 }
 
 const published = (ctx: RouteContext) => (p: FbPost) => isPublished(ctx.state, p) && p.kind !== 'story';
+
+/** `GET /{page-id}/stories`: the Page's stories, newest first, with the photo or video they show. */
+function pageStories(ctx: RouteContext, input: GraphInput, page: FacebookPage) {
+  const inRange = timeRange(input);
+  return [...ctx.state.meta.fbPosts.values()]
+    .filter((p) => p.pageId === page.id && p.kind === 'story' && inRange(p.createdAt))
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((p) => ({
+      post_id: p.id,
+      status: 'PUBLISHED',
+      creation_time: String(Math.floor(p.createdAt / 1000)),
+      media_type: p.videoId ? 'video' : 'photo',
+      media_id: p.videoId ?? p.photoIds[0],
+      url: `https://www.facebook.com/stories/${page.id}/${p.id}`,
+    }));
+}
 
 /** The inbox a Page call addresses: Messenger, or the linked Instagram account. */
 function inbox(ctx: RouteContext, input: GraphInput, page: FacebookPage, instagram: boolean): { accountId: string; appId: string } {
@@ -62,8 +93,16 @@ export const pageEdges: Record<string, EdgeDef<FacebookPage>> = {
   },
   videos: {
     post: guarded('publish', ({ ctx, input, node }) => postVideo(ctx, input, node)),
-    get: guarded('read', ({ ctx, input, node }) => pageOf(ctx, input, [...ctx.state.meta.fbVideos.values()].filter((v) => v.pageId === node.id && v.flow === 'video').map((v) => ({ id: v.id, title: v.title ?? undefined })))),
+    get: guarded('read', ({ ctx, input, node }) => {
+      const inRange = timeRange(input);
+      const rows = [...ctx.state.meta.fbVideos.values()]
+        .filter((v) => v.pageId === node.id && v.flow === 'video' && inRange(v.createdAt))
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((v) => ({ id: v.id, title: v.title ?? undefined, description: v.description ?? undefined, created_time: graphTime(v.createdAt) }));
+      return pageOf(ctx, input, rows);
+    }),
   },
+  stories: { get: guarded('read', ({ ctx, input, node }) => pageOf(ctx, input, pageStories(ctx, input, node))) },
   video_reels: {
     post: guarded('publish', ({ ctx, input, node }) => videoReels(ctx, input, node)),
     get: guarded('read', ({ ctx, input, node }) => pageOf(ctx, input, [...ctx.state.meta.fbVideos.values()].filter((v) => v.pageId === node.id && v.flow === 'reel').map((v) => ({ id: v.id, description: v.description ?? undefined })))),

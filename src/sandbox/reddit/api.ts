@@ -83,6 +83,18 @@ export function info(ctx: RouteContext): unknown {
   return listing(ctx.state, found);
 }
 
+/** GET /user/{username}/submitted (scope `history`): the user's links, newest first (`sort=new`). */
+export function submitted(ctx: RouteContext): unknown {
+  redditAuth(ctx, 'history');
+  const name = (ctx.params.name ?? '').toLowerCase();
+  const limit = Math.max(1, Math.min(Number(ctx.query.limit ?? 25) || 25, 100));
+  const links = [...ctx.state.reddit.things.values()]
+    .filter((t) => t.kind === 't3' && !t.deleted && t.author.toLowerCase() === name)
+    .sort((a, b) => b.createdUtc - a.createdUtc)
+    .slice(0, limit);
+  return listing(ctx.state, links);
+}
+
 export function me(ctx: RouteContext): unknown {
   const { user } = redditAuth(ctx, 'identity');
   return {

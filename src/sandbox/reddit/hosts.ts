@@ -1,7 +1,7 @@
 // www.reddit.com (authorize, tokens) and oauth.reddit.com (the API).
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
-import { comment, del, editUserText, info, linkFlair, me } from './api.ts';
+import { comment, del, editUserText, info, linkFlair, me, submitted } from './api.ts';
 import { redditHostErrors } from './errors.ts';
 import { redditAccessToken, redditConsent, redditRevoke } from './login.ts';
 import { submit } from './submit.ts';
@@ -18,6 +18,7 @@ export function redditHosts(): Host[] {
     .post('/api/editusertext', editUserText)
     .post('/api/del', del)
     .get('/api/info', info)
+    .get('/user/:name/submitted', submitted)
     .get('/r/:sr/api/info', info)
     .get('/r/:sr/api/link_flair_v2', linkFlair);
   return [www, api];

@@ -6,6 +6,7 @@ import { tiktokHostErrors } from './envelope.ts';
 import { contentInit, inboxVideoInit, videoInit } from './init.ts';
 import { tiktokConsent, tiktokRevoke, tiktokToken } from './login.ts';
 import { creatorInfo, userInfo } from './profile.ts';
+import { videoList } from './videos.ts';
 import { statusFetch } from './status.ts';
 import { uploadChunk } from './upload.ts';
 
@@ -20,7 +21,8 @@ export function tiktokHosts(): Host[] {
     .post('/v2/post/publish/video/init', videoInit)
     .post('/v2/post/publish/inbox/video/init', inboxVideoInit)
     .post('/v2/post/publish/content/init', contentInit)
-    .post('/v2/post/publish/status/fetch', statusFetch);
+    .post('/v2/post/publish/status/fetch', statusFetch)
+    .post('/v2/video/list', videoList);
   const upload = new Host('open-upload.tiktokapis.com', tiktokHostErrors).put('/video', uploadChunk);
   return [web, api, upload];
 }

@@ -89,6 +89,7 @@ export function contentInit(ctx: RouteContext): unknown {
   if (!Number.isInteger(cover) || cover < 0 || cover >= images.length) throw invalidParams('source_info.photo_cover_index is out of range');
   checkVerified(ctx, images);
   const publish = newPublish(ctx, token, creator, { media: 'PHOTO', mode, privacy, title });
+  publish.description = text(postInfo.description);
   publish.urls = images;
   store(ctx, publish);
   startDownloads(ctx.state, publish);
@@ -146,6 +147,7 @@ function newPublish(
     source: 'PULL_FROM_URL',
     privacyLevel: input.privacy,
     title: input.title,
+    description: input.title,
     createdAt: ctx.state.clock.now(),
     transferredAt: null,
     failReason: null,

@@ -12,6 +12,8 @@ export interface TikTokPublish {
   source: 'PULL_FROM_URL' | 'FILE_UPLOAD';
   privacyLevel: TikTokPrivacyLevel | null;
   title: string;
+  /** A photo post's description; a video's caption is its title. */
+  description: string;
   createdAt: number;
   /** When every byte arrived (download or upload); null while transferring. */
   transferredAt: number | null;

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../../http/types.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
+import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
 import type { PublishProgress, Publisher } from '../../../platforms/publisher.ts';
 import { createPublishers, type Publishers } from '../../../platforms/publishers.ts';
 import { POST_DELIVER, type DeliverPayload } from './kinds.ts';
@@ -16,6 +17,9 @@ import { recordOutcome, type StepOutcome } from './outcome.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
+
+/** A platform may finish a request a little after our client gave up on it. */
+const IN_FLIGHT_MARGIN_MS = 5_000;
 
 export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config), checkMedia: MediaChecker = mediaChecker({ allowPrivate: deps.config.allowPrivateUrls })) {
   const { store, clock, sealer } = deps;
@@ -37,6 +41,21 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
 
       const startedAt = clock.now();
       let attempts = row.attempts;
+      const saved = JSON.parse(row.progress) as PublishProgress;
+      if (row.status === 'publishing' && uncountedInterruption(saved)) {
+        // The run before this one died in the middle of a platform call (a crash, a lost lease):
+        // the call may have gone out, so this run is an attempt of its own, and it reconciles
+        // with the platform before sending anything again (create-once.ts).
+        row.progress = JSON.stringify({ ...saved, interruptionCounted: true });
+        await db
+          .updateTable('post_targets')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), progress: row.progress, updated_at: startedAt }))
+          .where('id', '=', targetId)
+          .where('status', '=', 'publishing')
+          .execute();
+        attempts += 1;
+        log.warn({ targetId, attempts }, 'resuming a post target whose last platform call was interrupted');
+      }
       if (row.status === 'pending') {
         const claimed = await db
           .updateTable('post_targets')
@@ -52,7 +71,7 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
 
       const outcome = await attempt(publishers.get(row.platform), row, async (progress) => {
         await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
-      });
+      }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
       const now = clock.now();
       await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
@@ -61,7 +80,14 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
 
   type Row = { platform: string; content: string; options: string; progress: string; accountId: string | null; accountStatus: string | null; platform_user_id: string | null; username: string | null; access_token_enc: string | null; metadata: string | null };
 
-  async function attempt(publisher: Publisher | undefined, row: Row, save: (progress: PublishProgress) => Promise<void>): Promise<StepOutcome> {
+  /** Whether another target of the account already holds this platform post id. */
+  async function isTaken(targetId: string, accountId: string | null, platformPostId: string): Promise<boolean> {
+    if (!accountId) return false;
+    const row = await store.db.selectFrom('post_targets').select('id').where('account_id', '=', accountId).where('platform_post_id', '=', platformPostId).where('id', '!=', targetId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async function attempt(publisher: Publisher | undefined, row: Row, save: (progress: PublishProgress) => Promise<void>, taken: (platformPostId: string) => Promise<boolean>): Promise<StepOutcome> {
     const fail = (message: string): StepOutcome => ({ kind: 'failed', message, retryable: false });
     if (!publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
     if (!row.accountId) return fail('the account was removed');
@@ -69,11 +95,12 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
     const options = JSON.parse(row.options) as Record<string, unknown>;
     let progress = JSON.parse(row.progress) as PublishProgress;
     // Media checks (media-check.ts) before the first platform call only: no step saved yet.
-    if (Object.keys(progress).length === 0) {
+    if (isFresh(progress)) {
       const media = await checkMedia(row.platform, options);
       if (!media.ok) return fail(media.message);
-      if (media.kinds.length) progress = { mediaKinds: media.kinds };
+      if (media.kinds.length) progress = { ...progress, mediaKinds: media.kinds };
     }
+    const inFlightMs = deps.config.platformTimeoutMs + IN_FLIGHT_MARGIN_MS;
     try {
       const result = await publisher.publish({
         account: { id: row.accountId, platformUserId: row.platform_user_id ?? '', username: row.username, accessToken: sealer.open(row.access_token_enc), metadata: JSON.parse(row.metadata ?? '{}') as Record<string, unknown> },
@@ -81,6 +108,9 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
         options,
         progress,
         save,
+        now: () => clock.now(),
+        inFlightMs,
+        isTaken: taken,
       });
       return result.status === 'published' ? { kind: 'published', platformPostId: result.platformPostId, url: result.url } : { kind: 'processing', checkAfterMs: result.checkAfterMs };
     } catch (error) {

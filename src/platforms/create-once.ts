@@ -1,0 +1,137 @@
+// Single-step platform calls that create something (a feed post, a reddit submission, a first
+// comment, a TikTok publish) have no id to store before they are made, so a crash or a lost
+// answer leaves no way to tell whether the platform acted. createOnce() makes such a call
+// visible and never repeats it blindly:
+//
+// 1. Before the call, a marker (`progress.inflight[key]`: when the call began) is committed.
+// 2. A definite answer clears it: the result (which the caller saves with the marker gone), or a
+//    refusal (any PlatformError but `transient`: the platform said no, nothing was made).
+// 3. A marker found on a later run means the call's fate is unknown (the process died, or the
+//    answer never came). The call is then reconciled before anything is sent again: once it can
+//    no longer be in flight (`inFlightMs` after it began, plus the platform's own settle time),
+//    `find` looks on the platform for what it may have made since it began, and adopts it.
+//    Only when nothing is found is the call made again.
+//
+// Reconciliation reads the platform, so a failure to read it is handled like any platform
+// failure (transient: retried later, the marker kept), except that a permanent one cannot
+// be allowed to turn into a second post: the target fails with a message saying so.
+import { PlatformError } from './errors.ts';
+import type { PublishOutcome, PublishProgress } from './publisher.ts';
+
+/** Platform and service clocks may disagree by this much; `find` looks back this far. */
+export const CLOCK_SKEW_MS = 60_000;
+
+export interface OnceContext {
+  progress: PublishProgress;
+  /** Commits the progress (resolves after it is durable). */
+  store: () => Promise<void>;
+  now: () => number;
+  /** How long a call may still be running on the platform after it began. */
+  inFlightMs: number;
+}
+
+export interface OnceStep<T> {
+  /** Names the call in `progress.inflight`; unique within one target. */
+  key: string;
+  make: () => Promise<T>;
+  /** What an interrupted call made, if anything, looking at what the platform created since `sinceMs`. */
+  find: (sinceMs: number) => Promise<T | null>;
+  /**
+   * Extra time after `inFlightMs` before a missing result counts as never made: platforms that
+   * list a post only once it has finished processing (TikTok) need a few minutes.
+   */
+  settleMs?: number;
+  /** Delay between looks while settling (default 15 s). */
+  lookEveryMs?: number;
+}
+
+export type Waiting = Extract<PublishOutcome, { status: 'processing' }>;
+
+export const isWaiting = (value: unknown): value is Waiting =>
+  typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'processing' && 'checkAfterMs' in value;
+
+/** A call whose fate is unknown: when it began, and whether it has ended (an answer that said nothing definite came back). */
+interface Marker {
+  at: number;
+  over?: true;
+}
+
+function markers(progress: PublishProgress): Record<string, Marker> {
+  const value = progress.inflight;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, Marker>;
+  const fresh: Record<string, Marker> = {};
+  progress.inflight = fresh;
+  return fresh;
+}
+
+/** Whether a target's progress holds a call whose outcome was never recorded. */
+export function hasInterruptedCall(progress: PublishProgress): boolean {
+  const value = progress.inflight;
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}
+
+/**
+ * An interrupted call that the delivery has not counted yet: a run that finds one counts a new
+ * attempt (the call may have gone out twice) and notes it, so the reconciling runs that follow
+ * do not count it again.
+ */
+export function uncountedInterruption(progress: PublishProgress): boolean {
+  return hasInterruptedCall(progress) && progress.interruptionCounted !== true;
+}
+
+/** Keeps only the markers of calls whose fate is unknown (a fresh attempt must still reconcile them). */
+export function carryOverMarkers(progress: PublishProgress): PublishProgress {
+  return hasInterruptedCall(progress) ? { inflight: progress.inflight } : {};
+}
+
+/** Whether the target has made no platform call yet (only carried-over markers, if any). */
+export function isFresh(progress: PublishProgress): boolean {
+  return Object.keys(progress).every((key) => key === 'inflight' || key === 'interruptionCounted');
+}
+
+/**
+ * Makes the call once, or adopts what an earlier, interrupted call made. Answers the result
+ * (with the marker cleared in `progress`; the caller stores it with the result) or a wait.
+ */
+export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promise<T | Waiting> {
+  const inflight = markers(ctx.progress);
+  const marker = inflight[step.key];
+  if (marker) {
+    const now = ctx.now();
+    // A call cut off without an answer may still be running on the platform: wait it out.
+    const lookFrom = marker.over ? now : marker.at + ctx.inFlightMs;
+    if (now < lookFrom) return { status: 'processing', checkAfterMs: lookFrom - now };
+    let found: T | null;
+    try {
+      found = await step.find(marker.at - CLOCK_SKEW_MS);
+    } catch (error) {
+      if (error instanceof PlatformError && !error.retryable) {
+        throw new PlatformError(error.kind === 'auth' ? 'auth' : 'permanent', `an interrupted call may have published this already, and checking failed (${error.message}); it was not sent again`, error.details);
+      }
+      throw error;
+    }
+    if (found !== null) {
+      delete inflight[step.key];
+      return found;
+    }
+    const settledAt = lookFrom + (step.settleMs ?? 0);
+    if (now < settledAt) return { status: 'processing', checkAfterMs: Math.min(step.lookEveryMs ?? 15_000, settledAt - now) };
+  }
+  const began: Marker = { at: ctx.now() };
+  inflight[step.key] = began;
+  delete ctx.progress.interruptionCounted;
+  await ctx.store();
+  let result: T;
+  try {
+    result = await step.make();
+  } catch (error) {
+    // A refusal made nothing; anything else (no answer, a 5xx) may have. An answer, even a
+    // 5xx, means the call is over: the next look need not wait for it.
+    if (error instanceof PlatformError && error.kind !== 'transient') delete inflight[step.key];
+    else if (error instanceof PlatformError && error.details.status !== undefined) began.over = true;
+    await ctx.store();
+    throw error;
+  }
+  delete inflight[step.key];
+  return result;
+}
