@@ -7,4 +7,6 @@ if (major < 24) {
   process.exit(1);
 }
 const { main } = await import('../src/main/cli.ts');
-await main(process.argv.slice(2));
+// Run by npm (`npm start`, npx), a shell stands between npm and this process: long-running
+// commands then stop when that shell goes away (src/main/shutdown.ts, watchParent).
+await main(process.argv.slice(2), { underNpm: process.env.npm_lifecycle_event !== undefined });

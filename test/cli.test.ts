@@ -1,11 +1,14 @@
 // The `socialapi` command as an operator uses it: first start, key management, migrations,
 // usage errors, one-line start-up failures, and logs free of secrets.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runCli, spawnCli, type Spawned } from './harness/cli.ts';
+import { descendants, isRunning, runCli, spawnCli, spawnProcess, type Spawned } from './harness/cli.ts';
 import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
 
 const get = (url: string, key: string) => fetch(`${url}/api/v1/accounts`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -50,6 +53,67 @@ describe('start-up failures are one line', () => {
       assert.match(result.stderr, pattern);
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
       assert.doesNotMatch(result.stderr, /hunter2|\bat .*\.ts:\d+/);
+    });
+  }
+});
+
+describe('a port already in use', () => {
+  test('stops the start with one line and exit 1; the first key waits for a start that listens', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const dataDir = mkdtempSync(join(tmpdir(), 'socialapi-port-'));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: join(dataDir, 'socialapi.db'), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+    try {
+      const result = await runCli(['serve'], { ...env, PORT: String(port) });
+      assert.equal(result.code, 1);
+      assert.equal(result.stderr, `socialapi: port ${port} on 127.0.0.1 is in use; set PORT to another port\n`);
+      assert.doesNotMatch(result.stdout, /sk_/, 'no key is shown by a start that failed');
+      const next = spawnCli(['serve', '--no-worker'], { ...env, PORT: '0' });
+      try {
+        await next.waitFor(/API document/);
+        assert.match(next.output(), /^\s+sk_[0-9A-Za-z]{43}$/m, 'the next start still creates and shows the first key');
+      } finally {
+        await next.stop();
+      }
+    } finally {
+      blocker.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// npm runs the start script through a shell (npm -> sh -c -> node) and passes a signal it gets
+// to that shell only. Whatever the route, the server must stop and leave no process behind.
+describe('npm start and signals', () => {
+  const cases: Array<[name: string, signal: NodeJS.Signals, toGroup: boolean]> = [
+    ['SIGTERM to npm (a supervisor, kill PID)', 'SIGTERM', false],
+    ['SIGINT to the process group (Ctrl-C in a terminal)', 'SIGINT', true],
+    ['SIGTERM to the process group (kill -- -PGID)', 'SIGTERM', true],
+  ];
+  for (const [name, signal, toGroup] of cases) {
+    test(name, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'socialapi-npm-'));
+      const npm = spawnProcess('npm', ['start', '--silent'], { DATA_DIR: dataDir, DATABASE_URL: join(dataDir, 'socialapi.db'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, { detached: true });
+      const npmPid = npm.child.pid ?? 0;
+      try {
+        const [, url = ''] = await npm.waitFor(/listening on (http:\/\/\S+)/, 60_000);
+        await npm.waitFor(/API document/);
+        const server = descendants(npmPid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('socialapi.js'));
+        assert.ok(server, `the server process under npm (${npmPid})`);
+        assert.equal((await fetch(`${url}/healthz`)).status, 200);
+
+        process.kill(toGroup ? -npmPid : npmPid, signal);
+        await waitFor(() => npm.child.exitCode !== null || npm.child.signalCode !== null, 15_000, 'npm to exit');
+        await waitFor(() => !isRunning(server), 15_000, 'the server process to exit');
+        // Its last lines may still be in the pipe when npm is gone: wait for them, not a fixed time.
+        await waitFor(() => npm.output().includes('"msg":"shutting down"'), 5000, `the graceful shutdown's log line in:\n${npm.output()}`);
+        assert.doesNotMatch(npm.output(), /second signal/, 'and was not cut short');
+        await assert.rejects(fetch(`${url}/healthz`), 'nothing listens any more');
+      } finally {
+        for (const pid of [npmPid, ...descendants(npmPid)]) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   }
 });

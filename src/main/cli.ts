@@ -9,6 +9,7 @@ import { approvePost, rejectPost } from '../modules/posts/approval.ts';
 import { openMigratedStore, StartupError } from '../runtime.ts';
 import { printOpenApi } from './openapi.ts';
 import { serve } from './serve.ts';
+import { watchParent } from './shutdown.ts';
 import { runWorker } from './worker.ts';
 
 export const USAGE = `usage: socialapi <command> [options]
@@ -61,17 +62,17 @@ async function withStore<T>(config: Config, task: (store: Awaited<ReturnType<typ
   }
 }
 
-async function run(argv: string[], out: (line: string) => void, config: () => Config): Promise<number> {
+async function run(argv: string[], out: (line: string) => void, config: () => Config, options: MainOptions): Promise<number> {
   const [command, sub, ...rest] = argv;
   switch (command) {
     case 'serve': {
       const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { 'no-worker': { type: 'boolean' } }, 0);
-      await serve(config(), { worker: !values['no-worker'] });
+      await serve(config(), { worker: !values['no-worker'], watchParent: options.underNpm });
       return -1; // keeps running
     }
     case 'worker':
       parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
-      await runWorker(config());
+      await runWorker(config(), { watchParent: options.underNpm });
       return -1;
     case 'migrate': {
       parse([sub, ...rest].filter((a) => a !== undefined), {}, 0);
@@ -88,6 +89,7 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
       const stop = () => void close().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (options.underNpm) watchParent(stop);
       return -1;
     }
     case 'openapi':
@@ -180,10 +182,15 @@ async function keysCommand(sub: string | undefined, rest: string[], out: (line: 
   }
 }
 
-export async function main(argv: string[]): Promise<void> {
+export interface MainOptions {
+  /** Started by npm (`npm start`, npx): a shell stands between npm and this process. */
+  underNpm?: boolean;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   try {
-    const code = await run(argv, out, () => loadConfig());
+    const code = await run(argv, out, () => loadConfig(), options);
     if (code >= 0) process.exitCode = code;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -6,17 +6,25 @@ import { createLogger } from '../http/logging.ts';
 import { buildJobRegistry } from '../jobs/registry.ts';
 import { Worker } from '../jobs/worker.ts';
 import { scheduleRetention } from '../modules/retention/schedule.ts';
-import { openRuntime } from '../runtime.ts';
+import { openRuntime, StartupError } from '../runtime.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
-export async function serve(config: Config, options: { worker: boolean }): Promise<void> {
+export async function serve(config: Config, options: { worker: boolean; watchParent?: boolean | undefined }): Promise<void> {
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
   const { deps } = runtime;
   const app = await buildApp(deps, { redis: runtime.redis, logger: log });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await runtime.close();
+    throw listenFailure(error, config) ?? error;
+  }
+  // Only once the port is ours: a first key created by a start that then failed to listen
+  // would never be shown.
   const first = await bootstrapIfEmpty(deps.store.db, deps.clock);
-  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // PORT=0 (tests) picks a free port: show the one really taken.
@@ -34,7 +42,7 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
     await app.close();
     await worker?.stop();
     await runtime.close();
-  });
+  }, { watchParent: options.watchParent ?? false });
 
   const lines = [
     '',
@@ -53,6 +61,20 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
     lines.push('Get an API key with:  npx socialapi orgs list  then  npx socialapi keys create --org ORG_ID');
   }
   lines.push(`API document: ${baseUrl}/api/v1/openapi.json`, '');
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);}
 
+/** The usual reasons a port cannot be taken, as one line; null for anything else. */
+function listenFailure(error: unknown, config: Config): StartupError | null {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  const where = `port ${config.port} on ${config.host}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new StartupError(`${where} is in use; set PORT to another port`);
+    case 'EACCES':
+      return new StartupError(`${where} needs privileges this process does not have; set PORT to 1024 or above`);
+    case 'EADDRNOTAVAIL':
+      return new StartupError(`${config.host} is not an address of this machine; set HOST to one that is (127.0.0.1 or 0.0.0.0)`);
+    default:
+      return null;
+  }
 }

@@ -7,7 +7,7 @@ import { scheduleRetention } from '../modules/retention/schedule.ts';
 import { openRuntime } from '../runtime.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
-export async function runWorker(config: Config): Promise<void> {
+export async function runWorker(config: Config, options: { watchParent?: boolean | undefined } = {}): Promise<void> {
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config);
   const worker = new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock: runtime.deps.clock, log, ...config.jobs });
@@ -15,7 +15,7 @@ export async function runWorker(config: Config): Promise<void> {
   onShutdownSignal(log, async () => {
     await worker.stop();
     await runtime.close();
-  });
+  }, { watchParent: options.watchParent ?? false });
   await scheduleRetention(runtime.deps.store.db, runtime.deps.store, runtime.deps.clock.now());
   worker.start();
   log.info({ workerId: worker.id }, 'worker started');

@@ -1,5 +1,6 @@
 // Runs the `socialapi` command as a separate process, as an operator would.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +34,15 @@ export interface Spawned {
 
 /** Starts a long-running command (serve, worker) and collects its output. */
 export function spawnCli(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnProcess(process.execPath, [BIN, ...args], env);
+}
+
+/**
+ * Starts any program in the project's folder (`npm start`) and collects its output; `detached`
+ * gives it a process group of its own, to signal it as a terminal would (`kill(-pid)`).
+ */
+export function spawnProcess(file: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
+  const child = spawn(file, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -78,4 +87,40 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
       return exited;
     },
   };
+}
+
+/** The processes under `pid` (children, grandchildren …), read from /proc (Linux). */
+export function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name, in parentheses, may hold spaces: the fields after its closing one.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parentOf.set(Number(entry), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** True while a process with this id exists (a zombie counts as gone). */
+export function isRunning(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
 }
