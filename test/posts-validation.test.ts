@@ -155,12 +155,13 @@ for (const dialect of DIALECTS) {
       await expect400({ content: 'x', platforms: [target('reddit'), target('threads'), target('reddit')] }, /^platforms\[2\]\.accountId: the same account as platforms\[0\]/);
       await expect400({ content: 'x', platforms: [{ accountId: 'acc_nope' }] }, /^platforms\[0\]\.accountId: no such account$/);
       await expect400({ content: 'x', platforms: [target('threads'), { accountId: accounts.foreign }] }, /^platforms\[1\]\.accountId: no such account$/);
-      await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: 'myspace' }] }, /^platforms\[0\]\.platform: must be one of reddit, instagram, tiktok, x, linkedin, facebook, threads$/);
-      for (const word of ['x', 'linkedin', 'threads']) {
+      await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: 'myspace' }] }, /^platforms\[0\]\.platform: must be one of reddit, instagram, facebook, threads, tiktok, whatsapp, x, linkedin$/);
+      for (const word of ['x', 'linkedin', 'threads', 'whatsapp']) {
         await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: word }] }, /^platforms\[0\]\.platform: does not match the account, which is a reddit account$/);
       }
       assert.equal((await post({ content: 'x', platforms: [{ ...target('threads'), platform: 'threads' }] })).status, 201);
       await expect400({ content: 'x', platforms: [target('whatsapp')] }, /^platforms\[0\]\.accountId: whatsapp accounts cannot publish posts$/);
+      await expect400({ content: 'x', platforms: [{ ...target('whatsapp'), platform: 'whatsapp' }] }, /^platforms\[0\]\.accountId: whatsapp accounts cannot publish posts$/);
       await expect400({ content: 'x', platforms: [target('reddit', { subreddit: 'sandbox' })], publishNow: true, scheduledFor: FUTURE() }, /^scheduledFor: cannot be combined with publishNow: true$/);
       await expect400({ content: 'x', platforms: [target('reddit', { subreddit: 'sandbox' })], scheduledFor: new Date(Date.now() - 120_000).toISOString() }, /^scheduledFor: must be in the future$/);
       await expect400({ content: 'x', platforms: [target('reddit')], scheduledFor: 'tomorrow' }, /^scheduledFor: must match format "date-time"$/);

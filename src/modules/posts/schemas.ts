@@ -2,11 +2,18 @@
 import { Type, type Static } from 'typebox';
 import type { PostRow, PostTargetRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { PLATFORMS } from '../accounts/schemas.ts';
 
 export const POST_STATUSES = ['draft', 'scheduled', 'pending_approval', 'queued', 'publishing', 'published', 'partial', 'failed', 'rejected'] as const;
 export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed'] as const;
-/** The contract's Target.platform words, plus threads (DESIGN §2 Posts). */
-export const TARGET_PLATFORMS = ['reddit', 'instagram', 'tiktok', 'x', 'linkedin', 'facebook', 'threads'] as const;
+/** Platforms posts are published to (a whatsapp account cannot be a post's target). */
+export const POST_PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok'] as const;
+/**
+ * The words Target.platform accepts: every platform an account can be connected on, and the
+ * contract's x and linkedin (DESIGN §2 Posts), which no account has yet. A word that names the
+ * account's platform but not a post platform (whatsapp) gets the reason, not a list of words.
+ */
+export const TARGET_PLATFORMS = [...PLATFORMS, 'x', 'linkedin'] as const;
 export const CONTENT_MAX = 40_000;
 
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
@@ -15,7 +22,7 @@ export const PostTarget = Type.Object(
   {
     id: Type.String(),
     accountId: Type.String(),
-    platform: Type.String(),
+    platform: Type.String({ enum: [...POST_PLATFORMS] }),
     status: Type.String({ enum: [...TARGET_STATUSES] }),
     platformPostId: Nullable(Type.String({ description: 'Id on the platform.' })),
     url: Nullable(Type.String({ description: 'Link to the live post.' })),
@@ -43,7 +50,11 @@ export type PostTarget = Static<typeof PostTarget>;
 
 export const NewTarget = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 100, description: 'Id of a connected account.' }),
-  platform: Type.Optional(Type.String({ description: `One of ${TARGET_PLATFORMS.join(', ')}; must match the account.` })),
+  platform: Type.Optional(
+    Type.String({
+      description: `The account's platform, as a check: ${POST_PLATFORMS.join(', ')}. Accounts of ${PLATFORMS.filter((p) => !(POST_PLATFORMS as readonly string[]).includes(p)).join(', ')} cannot be post targets. Any other word is refused; so is one that does not match the account.`,
+    }),
+  ),
   platformSpecificData: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Keys per platform; keys that do not apply come back as the target's warnings." })),
 });
 

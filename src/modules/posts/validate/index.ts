@@ -1,6 +1,7 @@
 // One validator per platform, and the warnings no single platform can give: a key that belongs
 // to another platform, or to none. Those keys are skipped (never sent) and reported on the
 // target as `warnings`.
+import { POST_PLATFORMS } from '../schemas.ts';
 import type { PlatformValidator, TargetInput, TargetResult, Warning } from './common.ts';
 import { FACEBOOK_KEYS, validateFacebook } from './facebook.ts';
 import { INSTAGRAM_KEYS, validateInstagram } from './instagram.ts';
@@ -10,7 +11,9 @@ import { TIKTOK_KEYS, validateTiktok } from './tiktok.ts';
 
 export type { TargetResult, Warning } from './common.ts';
 
-const PLATFORMS: Record<string, { keys: readonly string[]; validate: PlatformValidator }> = {
+type PostPlatform = (typeof POST_PLATFORMS)[number];
+
+const PLATFORMS: Record<PostPlatform, { keys: readonly string[]; validate: PlatformValidator }> = {
   reddit: { keys: REDDIT_KEYS, validate: validateReddit },
   instagram: { keys: INSTAGRAM_KEYS, validate: validateInstagram },
   facebook: { keys: FACEBOOK_KEYS, validate: validateFacebook },
@@ -19,10 +22,12 @@ const PLATFORMS: Record<string, { keys: readonly string[]; validate: PlatformVal
 };
 
 /** Platforms posts can target (accounts of other platforms, e.g. whatsapp, cannot be). */
-export const POSTABLE_PLATFORMS = Object.keys(PLATFORMS);
+export const POSTABLE_PLATFORMS: readonly string[] = POST_PLATFORMS;
+
+const isPostPlatform = (platform: string): platform is PostPlatform => POSTABLE_PLATFORMS.includes(platform);
 
 export function validateTarget(platform: string, input: TargetInput): TargetResult {
-  const entry = PLATFORMS[platform];
+  const entry = isPostPlatform(platform) ? PLATFORMS[platform] : undefined;
   if (!entry) return { options: {}, warnings: [] };
   const own = new Set(entry.keys);
   const foreign: Warning[] = [];

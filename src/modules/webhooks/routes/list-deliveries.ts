@@ -16,14 +16,14 @@ export function listDeliveries(api: Api): void {
         params: IdParams,
         querystring: Type.Object({
           status: Type.Optional(DeliveryStatus),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'At most this many deliveries (50 when absent).' })),
         }),
         response: { 200: Type.Object({ deliveries: Type.Array(Type.Ref('WebhookDelivery')) }), ...errorResponses(400, 404) },
       },
     },
     async (request) => {
       const { status, limit } = request.query;
-      const deliveries = await list(tenantOf(request), request.params.id, { ...(status ? { status: status as 'pending' } : {}), limit });
+      const deliveries = await list(tenantOf(request), request.params.id, { ...(status ? { status: status as 'pending' } : {}), limit: limit ?? 50 });
       return { deliveries };
     },
   );
