@@ -1,5 +1,6 @@
 // Everything a process needs before it serves or works: the store (reachable, migrated), the
 // token sealer, the clock and, when configured, Redis. Failures here are StartupErrors: one line.
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { describeTarget, migrateToLatest, openStore, pingStore, StoreUnavailableError, type Store } from './db/database.ts';
@@ -8,7 +9,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';
 import { servesSandbox } from './platforms/base-url.ts';
-import { SandboxState } from './sandbox/index.ts';
+import { SANDBOX_STATE_FILE, SandboxState } from './sandbox/index.ts';
 
 export class StartupError extends Error {}
 
@@ -66,10 +67,14 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
       throw error;
     }
   }
+  // The in-process sandbox keeps its state in DATA_DIR once it is served (the plugin opens the
+  // file), so a restart keeps the platforms' tokens, people and posts; close() saves it last.
+  const sandbox = servesSandbox(config) ? new SandboxState({ stateFile: join(config.dataDir, SANDBOX_STATE_FILE) }) : null;
   return {
-    deps: { config, store, clock, sealer: createSealer(key), sandbox: servesSandbox(config) ? new SandboxState() : null },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox },
     redis,
     async close() {
+      await sandbox?.close();
       redis?.disconnect();
       await store.close();
     },

@@ -6,6 +6,7 @@ import { sandboxPlugin, type SandboxPluginOptions } from './plugin.ts';
 
 export { sandboxPlugin, type SandboxPluginOptions } from './plugin.ts';
 export { SandboxState, type AppConfig, type SandboxStateOptions } from './core/state.ts';
+export { SANDBOX_STATE_FILE } from './core/persistence.ts';
 export type { FaultInput } from './core/faults.ts';
 export type { SandboxSettings, SettingsPatch } from './core/settings.ts';
 export type { JournalEntry, JournalFilter } from './core/journal.ts';
@@ -35,5 +36,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the sandbox has no TCP address');
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { url: `http://${shownHost}:${address.port}${options.prefix ?? ''}`, state, close: () => app.close() };
+  return {
+    url: `http://${shownHost}:${address.port}${options.prefix ?? ''}`,
+    state,
+    async close() {
+      await app.close();
+      await state.close();
+    },
+  };
 }

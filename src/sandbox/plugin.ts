@@ -1,7 +1,9 @@
 // sandboxPlugin: the platform simulator as a Fastify plugin. Mounted under a prefix of the
 // service's app (`/sandbox`) or at the root of its own server (startSandbox). Everything it needs
 // is set in its own encapsulated scope: body parsers, error and not-found handlers that answer
-// in the shape of the platform whose host was called, the fault hook and the journal.
+// in the shape of the platform whose host was called, the fault hook and the journal. A state
+// with a `stateFile` is restored from it here, saved after the requests that follow, and once
+// more when the server closes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isRawBody, registerBodyParsers } from './core/body.ts';
 import { ControlError, registerControl } from './core/control.ts';
@@ -25,6 +27,8 @@ interface Located {
 
 export async function sandboxPlugin(app: FastifyInstance, options: SandboxPluginOptions): Promise<void> {
   const state = options.state ?? new SandboxState(options);
+  state.openStateFile();
+  app.addHook('onClose', () => state.flush());
   const hosts = new Map(buildHosts().map((h) => [h.name, h]));
   const locate = (request: FastifyRequest): Located | null => {
     const params = request.params as Record<string, string | undefined> | undefined;
@@ -46,6 +50,8 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: { message: `The sandbox has no host or route for ${request.method} ${request.url}` } }));
 
   app.addHook('onResponse', async (request, reply) => {
+    // Any request may change the state (GETs too: Graph token exchanges, rate-limit windows).
+    state.changed();
     const located = locate(request);
     if (!located) return;
     const body = isRawBody(request.body) ? { bytes: request.body.size } : request.body;

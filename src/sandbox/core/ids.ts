@@ -1,13 +1,14 @@
 // Deterministic ids and secrets: given the same seed and the same sequence of calls, the sandbox
 // hands out the same ids and tokens (issue 3, point 9), so test failures replay exactly.
 import { createHash } from 'node:crypto';
+import { RESTORE, SNAPSHOT, SnapshotError, type Snapshotable } from './snapshot.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 /** Room for the counter in numeric ids: 100 million of each kind. */
 const COUNTER_DIGITS = 8;
 
-export class IdGenerator {
+export class IdGenerator implements Snapshotable {
   #seed: string;
   #counters = new Map<string, number>();
 
@@ -52,6 +53,20 @@ export class IdGenerator {
   /** reddit-style base36 id (`abc123`) from a counter. */
   base36(kind: string, offset = 0): string {
     return (this.next(kind) + offset).toString(36);
+  }
+
+  /** The counters, kept across restarts so no id is handed out twice (persistence.ts). */
+  [SNAPSHOT](): Record<string, number> {
+    return Object.fromEntries(this.#counters);
+  }
+
+  /** Takes saved counters back; a counter never goes down (the fresh seed used some already). */
+  [RESTORE](data: unknown): void {
+    if (!data || typeof data !== 'object') throw new SnapshotError('ids: the file has no counters');
+    for (const [kind, value] of Object.entries(data)) {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new SnapshotError(`ids: a counter that is not a number (${kind})`);
+      this.#counters.set(kind, Math.max(value, this.#counters.get(kind) ?? 0));
+    }
   }
 
   #digits(kind: string, count: number): string {

@@ -1,6 +1,7 @@
 // SandboxState: everything the simulated platforms know, in memory, plus the functions the
 // control API exposes (seed, consent, expire/revoke, faults, settings, journal, clock, reset).
-// Handlers close over one instance; reset() clears it in place so they keep working.
+// Handlers close over one instance; reset() clears it in place so they keep working. With a
+// `stateFile`, the state outlives the process (persistence.ts); without one it lives in memory.
 import { createSandboxClock, type SandboxClock } from './clock.ts';
 import { FaultBook } from './faults.ts';
 import { IdGenerator } from './ids.ts';
@@ -30,6 +31,7 @@ import { TikTokStore } from '../tiktok/store.ts';
 import { RedditStore } from '../reddit/store.ts';
 import { WebhookRegistry } from '../webhooks/registry.ts';
 import { SandboxTimers } from './timers.ts';
+import { SandboxPersistence } from './persistence.ts';
 import { WhatsAppStore } from '../whatsapp/store.ts';
 import { addPhoneNumber, addWhatsAppBusiness, seedWhatsApp, type PhoneNumberInput, type WabaInput } from '../whatsapp/seed.ts';
 import { receiveMessage, type InboundInput } from '../whatsapp/inbound.ts';
@@ -59,6 +61,13 @@ export interface SandboxStateOptions {
   settings?: SettingsPatch | undefined;
   /** The real-time base of the sandbox clock (tests may pass their own). */
   clock?: Clock | undefined;
+  /**
+   * Keep the state in this file across restarts: read by openStateFile() (the plugin calls it
+   * when it serves the state), written shortly after each change and at close(). None: memory only.
+   */
+  stateFile?: string | undefined;
+  /** Where the state file's problems are told (default: stderr). */
+  log?: ((line: string) => void) | undefined;
 }
 
 export class SandboxState {
@@ -86,6 +95,7 @@ export class SandboxState {
   whatsapp: WhatsAppStore;
   ads: AdsStore;
   #pending = new Set<Promise<unknown>>();
+  #persistence: SandboxPersistence | null = null;
 
   constructor(options: SandboxStateOptions = {}) {
     this.options = options;
@@ -98,7 +108,8 @@ export class SandboxState {
     this.reddit = new RedditStore();
     this.webhooks = new WebhookRegistry();
     this.meta = new MetaStore();
-    this.timers = new SandboxTimers(this.clock);
+    this.timers = new SandboxTimers(this.clock, () => this.changed());
+    this.clock.onAdvance(() => this.changed());
     this.whatsapp = new WhatsAppStore();
     this.ads = new AdsStore();
     this.#init();
@@ -110,6 +121,34 @@ export class SandboxState {
     if (this.options.defaultSeed !== false) seedDefaults(this);
     if (this.options.defaultSeed !== false) seedWhatsApp(this);
     if (this.options.defaultSeed !== false) seedAds(this);
+  }
+
+  /**
+   * Restores the state from `options.stateFile` and keeps it there from now on. Called when the
+   * state is served, not at construction: a worker process builds a state it never serves, and
+   * must neither read nor write the serving process's file. Idempotent.
+   */
+  openStateFile(): void {
+    if (this.#persistence || !this.options.stateFile) return;
+    const log = this.options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    const persistence = new SandboxPersistence(this.options.stateFile, this, log);
+    persistence.load();
+    this.#persistence = persistence;
+  }
+
+  /** The state changed outside a sandbox request's bookkeeping: save it soon, when kept in a file. */
+  changed(): void {
+    this.#persistence?.touch();
+  }
+
+  /** Saves what is not saved yet (a no-op without a state file). */
+  async flush(): Promise<void> {
+    await this.#persistence?.flush();
+  }
+
+  /** The last save: at the process's end. */
+  async close(): Promise<void> {
+    await this.#persistence?.close();
   }
 
   /** Forgets everything but the constructor's options, then seeds again. */
@@ -325,7 +364,10 @@ export class SandboxState {
   // ── background work ───────────────────────────────────────────────────────────────────
   /** Keeps track of background work (media downloads, webhook sends) so tests can await it. */
   track<T>(promise: Promise<T>): Promise<T> {
-    const tracked = promise.finally(() => this.#pending.delete(tracked));
+    const tracked = promise.finally(() => {
+      this.#pending.delete(tracked);
+      this.changed(); // background work (downloads, webhook sends) changes the state when it ends
+    });
     this.#pending.add(tracked);
     return tracked;
   }

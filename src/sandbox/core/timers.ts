@@ -18,9 +18,12 @@ export class SandboxTimers {
   #seq = 0;
   #timer: NodeJS.Timeout | null = null;
   #running = false;
+  readonly #onRan: () => void;
 
-  constructor(clock: SandboxClock) {
+  /** `onRan` hears when events have fired (the state changed without a request: persistence). */
+  constructor(clock: SandboxClock, onRan: () => void = () => {}) {
     this.#clock = clock;
+    this.#onRan = onRan;
     clock.onAdvance(() => this.run());
   }
 
@@ -40,14 +43,17 @@ export class SandboxTimers {
   run(): void {
     if (this.#running) return;
     this.#running = true;
+    let ran = false;
     try {
       for (let next = this.#due[0]; next && next.at <= this.#clock.now(); next = this.#due[0]) {
         this.#due.shift();
+        ran = true;
         next.run();
       }
     } finally {
       this.#running = false;
       this.#arm();
+      if (ran) this.#onRan();
     }
   }
 
