@@ -22,6 +22,7 @@ import type { PublishOutcome, PublishProgress } from './publisher.ts';
 export const CLOCK_SKEW_MS = 60_000;
 
 export interface OnceContext {
+  platform: string;
   progress: PublishProgress;
   /** Commits the progress (resolves after it is durable). */
   store: () => Promise<void>;
@@ -43,6 +44,12 @@ export interface OnceStep<T> {
   settleMs?: number;
   /** Delay between looks while settling (default 15 s). */
   lookEveryMs?: number;
+  /**
+   * Why what this call makes cannot be looked for (a Page draft, a private TikTok post), if so:
+   * an interrupted call then fails the target instead of being made again, unless the user
+   * publishes the post again.
+   */
+  unfindable?: string | undefined;
 }
 
 export type Waiting = Extract<PublishOutcome, { status: 'processing' }>;
@@ -54,6 +61,8 @@ export const isWaiting = (value: unknown): value is Waiting =>
 interface Marker {
   at: number;
   over?: true;
+  /** The user published the post again after it failed: a call that cannot be looked for is made again. */
+  retry?: true;
 }
 
 function markers(progress: PublishProgress): Record<string, Marker> {
@@ -81,7 +90,9 @@ export function uncountedInterruption(progress: PublishProgress): boolean {
 
 /** Keeps only the markers of calls whose fate is unknown (a fresh attempt must still reconcile them). */
 export function carryOverMarkers(progress: PublishProgress): PublishProgress {
-  return hasInterruptedCall(progress) ? { inflight: progress.inflight } : {};
+  if (!hasInterruptedCall(progress)) return {};
+  const kept = Object.fromEntries(Object.entries(markers(progress)).map(([key, marker]) => [key, { ...marker, retry: true }]));
+  return { inflight: kept };
 }
 
 /** Whether the target has made no platform call yet (only carried-over markers, if any). */
@@ -96,7 +107,14 @@ export function isFresh(progress: PublishProgress): boolean {
 export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promise<T | Waiting> {
   const inflight = markers(ctx.progress);
   const marker = inflight[step.key];
-  if (marker) {
+  if (marker && step.unfindable !== undefined && !marker.retry) {
+    throw new PlatformError(
+      'permanent',
+      `the call that publishes this was cut off, and whether it went through cannot be checked (${step.unfindable}); it was not sent again, to avoid a duplicate: check the account, and publish the post again if it is missing`,
+      { platform: ctx.platform },
+    );
+  }
+  if (marker && step.unfindable === undefined) {
     const now = ctx.now();
     // A call cut off without an answer may still be running on the platform: wait it out.
     const lookFrom = marker.over ? now : marker.at + ctx.inFlightMs;

@@ -29,7 +29,7 @@ export function facebookPublisher(http: PlatformHttp): Publisher {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);
       const call = graphCaller(http, 'facebook', FACEBOOK_GRAPH, account.accessToken);
-      const once: OnceContext = { progress, store, now, inFlightMs };
+      const once: OnceContext = { platform: 'facebook', progress, store, now, inFlightMs };
       const pageId = account.platformUserId;
       const step: VideoStep = { http, call, token: account.accessToken, pageId, progress, store, once, isTaken };
 
@@ -86,19 +86,19 @@ async function createPost(step: VideoStep, content: string, options: Record<stri
 
 /**
  * A call that makes a feed post in one step, made once (create-once.ts): an interrupted one is
- * looked for in the feed by its message. Drafts are not in the feed, so they cannot be found.
+ * looked for in the feed by its message. Drafts are not in the feed: an interrupted draft fails
+ * the target rather than risk a second one.
  */
 async function feedPost(step: VideoStep, message: string, draft: boolean, make: () => Promise<string>): Promise<VideoResult> {
-  const result = await createOnce(step.once, {
+  return createOnce(step.once, {
     key: 'post',
     make: async () => ({ postId: await make() }),
     find: async (since) => {
-      if (draft) return null;
       const postId = await findFeedPost(step.call, step.pageId, message, since, step.isTaken);
       return postId ? { postId } : null;
     },
+    unfindable: draft ? 'a draft is not listed in the Page feed' : undefined,
   });
-  return result;
 }
 
 /** Uploads each photo unpublished (saved one by one), for attached_media or a story. */

@@ -92,7 +92,7 @@ export function instagramPublisher(http: PlatformHttp): Publisher {
       const comment = str(options.firstComment);
       if (comment && kind !== 'STORIES') {
         const waiting = await followUp(progress, save, 'firstComment', async () => str((await call('POST', `/${mediaId}/comments`, { message: comment })).id) ?? true, {
-          ctx: { progress, store, now, inFlightMs },
+          ctx: { platform: 'instagram', progress, store, now, inFlightMs },
           find: (since) => findOwnComment(call, mediaId, account.username, comment, since),
         });
         if (waiting) return waiting;

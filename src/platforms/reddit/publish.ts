@@ -68,7 +68,7 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
         }
         return null;
       };
-      const result = await createOnce({ progress, store: () => save(progress), now, inFlightMs }, { key: 'submit', make: submitOnce, find });
+      const result = await createOnce({ platform: 'reddit', progress, store: () => save(progress), now, inFlightMs }, { key: 'submit', make: submitOnce, find });
       if (isWaiting(result)) return result;
       return { status: 'published', platformPostId: result.platformPostId, url: result.url };
     },

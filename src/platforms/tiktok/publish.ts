@@ -59,8 +59,15 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
         // The init call starts the post at once (PULL_FROM_URL, DIRECT_POST): made once, an
         // interrupted one looked for on the creator's profile (create-once.ts).
         const made = await createOnce<string | Found>(
-          { progress, store: () => save(progress), now, inFlightMs },
-          { key: 'init', make: () => init(), find: (since) => findPost(since), settleMs, lookEveryMs: 30_000 },
+          { platform: 'tiktok', progress, store: () => save(progress), now, inFlightMs },
+          {
+            key: 'init',
+            make: () => init(),
+            find: (since) => findPost(since),
+            settleMs,
+            lookEveryMs: 30_000,
+            unfindable: options.privacyLevel === 'SELF_ONLY' ? 'video.list shows only public posts, and this one is SELF_ONLY' : undefined,
+          },
         );
         if (isWaiting(made)) return made;
         if (typeof made !== 'string') {
