@@ -1,0 +1,105 @@
+// "Your first posts" in README.md, as a newcomer runs it: one account connected per platform the
+// way a browser does (the sandbox's consent page, the service's callback), then the README's
+// marked shell blocks run as they are with bash and curl (its photo upload included), and every
+// post they create ends `published` on its platform. On SQLite and PostgreSQL.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { SandboxState } from '../src/sandbox/index.ts';
+import type { TestApp } from './harness/app.ts';
+import { ROOT } from './harness/cli.ts';
+import { CLIENT_REDIRECT, startConnectApp, walkConnect } from './harness/connect.ts';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
+
+const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok'] as const;
+
+/** The blocks marked `<!-- readme-example: NAME -->`, without the indentation of their list item. */
+function readmeExamples(): Map<string, string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const blocks = new Map<string, string>();
+  for (const match of readme.matchAll(/^( *)<!-- readme-example: (\w+) -->\n\1```sh\n([\s\S]*?)^\1```$/gm)) {
+    const [, indent = '', name = '', body = ''] = match;
+    blocks.set(name, body.split('\n').map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n'));
+  }
+  return blocks;
+}
+
+function bash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // The Node running the tests first on PATH, for the README's `node -p`.
+    const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface PostBody {
+  post: { id: string; status: string; targets: Array<{ platform: string; status: string; platformPostId: string | null; url: string | null; error: string | null; warnings: unknown[] }> };
+}
+
+test('README marks a setup block and one POST /api/v1/posts example per platform', () => {
+  assert.deepEqual([...readmeExamples().keys()].sort(), ['setup', ...PLATFORMS].sort());
+});
+
+for (const dialect of DIALECTS) {
+  describe(`README first posts [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: TestApp & { sandbox: SandboxState };
+    let key: string;
+    const accounts: Record<string, string> = {};
+    before(async () => {
+      t = await startConnectApp(dialect, { worker: true, env: { LOG_LEVEL: 'silent' } });
+      ({ key } = await t.tenant());
+      // As the README says: facebook with "Sandbox Books" unticked, so "Sandbox Bakery" connects at once.
+      const books = [...t.sandbox.people.pages.values()].find((page) => page.name === 'Sandbox Books')?.id ?? '';
+      for (const platform of PLATFORMS) {
+        const walk = await walkConnect(t, key, platform, { redirectUrl: CLIENT_REDIRECT }, platform === 'facebook' ? { untick: [books] } : {});
+        const accountId = walk.location?.searchParams.get('accountId');
+        assert.ok(accountId, `${platform} connected: ${walk.location?.toString() ?? (await walk.response.text())}`);
+        accounts[platform] = accountId;
+      }
+    });
+    after(() => t.close());
+
+    test('each example publishes, on the sandbox as it is seeded', async () => {
+      const examples = readmeExamples();
+      const script = ['set -euo pipefail', examples.get('setup') ?? '', ...PLATFORMS.map((p) => `echo "@@example ${p}"\n${examples.get(p) ?? ''}`)].join('\n');
+      const env = { BASE: t.url, KEY: key, ...Object.fromEntries(PLATFORMS.map((p) => [p.toUpperCase(), accounts[p] ?? ''])) };
+      const run = await bash(script, env);
+      assert.equal(run.code, 0, `the README's blocks failed:\n${run.stderr}\n${run.stdout}`);
+
+      const [beforeFirst = '', ...sections] = run.stdout.split('@@example ');
+      assert.match(beforeFirst, new RegExp(`^${t.url}/media-files/\\S+\\n$`), 'the setup printed the photo publicUrl');
+      const created = new Map<string, string>();
+      for (const section of sections) {
+        const [platform = '', ...rest] = section.split('\n');
+        const answer = JSON.parse(rest.join('\n')) as PostBody;
+        assert.equal(answer.post.status, 'queued', `${platform}: ${rest.join('\n')}`);
+        assert.deepEqual(answer.post.targets.map((target) => [target.platform, target.warnings]), [[platform, []]], `${platform}: one target, no key skipped`);
+        created.set(platform, answer.post.id);
+      }
+      assert.deepEqual([...created.keys()], [...PLATFORMS]);
+
+      for (const [platform, id] of created) {
+        const post = await waitFor(
+          async () => {
+            const body = (await (await t.request(`/api/v1/posts/${id}`, { key })).json()) as PostBody;
+            return ['published', 'failed', 'partial'].includes(body.post.status) ? body.post : null;
+          },
+          60_000,
+          `the ${platform} post to settle`,
+          100,
+        );
+        assert.equal(post.status, 'published', `${platform}: ${JSON.stringify(post.targets)}`);
+        assert.ok(post.targets[0]?.platformPostId, `${platform}: the platform's id is kept`);
+      }
+    });
+  });
+}
