@@ -91,6 +91,21 @@ describe('sandbox state file', () => {
     await state.close();
   });
 
+  test('a write a crash cut off is never read: the last complete file is, and the leftover is removed', async () => {
+    file = join(dir, 'crash.json');
+    const first = opened();
+    first.issueToken({ value: 'tok-complete', platform: 'reddit', type: 'user', clientId: 'c', subjectId: 's', userId: 's', scopes: [], declined: [], pageIds: [], ttlSeconds: null, longLived: true });
+    first.changed();
+    await first.close();
+    writeFileSync(`${file}.4242.7.tmp`, '{"version": 1, "clockOffsetMs": 0, "state": {"tok'); // a write cut off half-way
+    const log: string[] = [];
+    const second = opened(log);
+    assert.deepEqual(log, []);
+    assert.ok(second.token('tok-complete'));
+    assert.ok(!existsSync(`${file}.4242.7.tmp`));
+    await second.close();
+  });
+
   test('a file that does not parse, or has another version, is set aside and the sandbox starts fresh', async () => {
     for (const [name, text] of [['garbage.json', '{"version": 1, "clockOffsetMs": 0, "state": {"tok'], ['old.json', JSON.stringify({ version: 0, clockOffsetMs: 0, state: {} })]] as const) {
       file = join(dir, name);

@@ -20,9 +20,9 @@
 // from real time), fault injections, the request journal, the constructor's options, and events
 // waiting on timers (WhatsApp status progressions and template reviews in flight stay at the
 // status they had). Background work cut off by the restart is settled by interrupted.ts.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { decode, encode, restoreInto, SnapshotError } from './snapshot.ts';
 import { settleInterrupted } from './interrupted.ts';
 import type { SandboxState } from './state.ts';
@@ -64,6 +64,7 @@ export class SandboxPersistence {
 
   /** Restores the state from the file, if there is one; a bad file is set aside. */
   load(): void {
+    this.#removeLeftovers();
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
@@ -158,6 +159,20 @@ export class SandboxPersistence {
           this.touch();
         }
       });
+  }
+
+  /** Temporary files of writes a crash cut off: never renamed, never to be read. */
+  #removeLeftovers(): void {
+    const prefix = `${basename(this.file)}.`;
+    let names: string[];
+    try {
+      names = readdirSync(dirname(this.file));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith(prefix) && /^\d+\.\d+\.tmp$/.test(name.slice(prefix.length))) rmSync(join(dirname(this.file), name), { force: true });
+    }
   }
 
   #tempName(): string {
