@@ -178,9 +178,8 @@ export function restoreInto(current: unknown, decoded: unknown, path = 'state'):
     current[RESTORE](decoded);
     return current;
   }
-  if (decoded === null || typeof decoded !== 'object') {
-    throw new SnapshotError(`${path}: the file has ${decoded === null ? 'null' : typeof decoded}, the code an object`);
-  }
+  if (decoded === null) return null; // a nullable field (a setting set to null)
+  if (typeof decoded !== 'object') throw new SnapshotError(`${path}: the file has a ${typeof decoded}, the code an object`);
   if (current instanceof Map) {
     if (!(decoded instanceof Map)) throw mismatch(path, 'a Map');
     current.clear();
