@@ -4,7 +4,9 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
 import { registerBodyIdleTimeout } from './http/body-idle.ts';
-import { ErrorBody, handleError, handleNotFound } from './http/errors.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { ErrorBody, handleError, handleFrameworkError, handleNotFound, MAX_PARAM_LENGTH } from './http/errors.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
@@ -25,11 +27,16 @@ export interface BuildOptions {
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<Api> {
+  const logger = options.logger ?? createLogger(deps.config.logLevel);
   const app = Fastify({
-    loggerInstance: options.logger ?? createLogger(deps.config.logLevel),
+    loggerInstance: logger,
     genReqId,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Errors raised before any route (the router's, Node's parser's) answer in the error shape too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: clientErrorHandler(logger),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
@@ -52,6 +59,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(
     (api, _options, done) => {
       registerAuth(api);
+      registerTextGuard(api);
       registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
       for (const route of routes) route(api);

@@ -1,6 +1,7 @@
 // The one error catalogue: every answer that is not a success has the body
 // {"error": {"message": "…", "code"?: "…"}}. A 5xx says only that something went wrong and gives
 // the request id; the details go to the log, never to the client.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
@@ -24,8 +25,19 @@ export class ApiError extends Error {
   }
 }
 
+// A field's name comes from the client when it is a key of a free-form object or a form field,
+// so an answer shows it only in plain characters and short: never the hostile text itself.
+const PLAIN_SEGMENT = /^[A-Za-z0-9_$.-]{1,64}$/;
+const FIELD_MAX = 200;
+
+/** A field name as an answer may show it: other characters become ?, and it is cut at FIELD_MAX. */
+function plainField(field: string): string {
+  const plain = field.slice(0, FIELD_MAX).replace(/[^A-Za-z0-9_$.[\]-]/g, '?') || 'body';
+  return field.length > FIELD_MAX ? `${plain}…` : plain;
+}
+
 export const errors = {
-  invalid: (field: string, problem: string) => new ApiError(400, `${field}: ${problem}`),
+  invalid: (field: string, problem: string) => new ApiError(400, `${plainField(field)}: ${problem}`),
   notSupported: (message: string) => new ApiError(400, message, 'not_supported'),
   unauthorized: (message = 'Missing, unknown or revoked API key') => new ApiError(401, message),
   notFound: (what: string) => new ApiError(404, `${what} not found`),
@@ -42,15 +54,27 @@ interface AjvIssue {
   params?: Record<string, unknown>;
 }
 
+const PREFIXES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
+
+/**
+ * ["platforms", "0", "accountId"] → "platforms[0].accountId", after a prefix (path, query, header)
+ * if any; a segment that is not a plain name shows as [?].
+ */
+export function formatField(prefix: string, parts: readonly string[]): string {
+  let path = '';
+  for (const part of parts) {
+    const shown = PLAIN_SEGMENT.test(part) ? part : '[?]';
+    path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${shown}` : shown;
+  }
+  if (prefix) return path ? `${prefix}.${path}` : prefix;
+  return path || 'body';
+}
+
 /** "/platforms/0/accountId" → "platforms[0].accountId". */
 export function fieldPath(context: string | undefined, instancePath: string, missing?: string): string {
   const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (missing) parts.push(missing);
-  let path = '';
-  for (const part of parts) path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${part}` : part;
-  const prefix = context === 'querystring' ? 'query' : context === 'params' ? 'path' : context === 'headers' ? 'header' : '';
-  if (prefix) return path ? `${prefix}.${path}` : prefix;
-  return path || 'body';
+  return formatField(PREFIXES[context ?? ''] ?? '', parts);
 }
 
 function describeIssue(issue: AjvIssue): string {
@@ -61,7 +85,7 @@ function describeIssue(issue: AjvIssue): string {
     case 'enum':
       return `must be one of ${(Array.isArray(params.allowedValues) ? params.allowedValues : []).join(', ')}`;
     case 'additionalProperties':
-      return `unknown field ${String(params.additionalProperty)}`;
+      return `unknown field ${formatField('', [String(params.additionalProperty)])}`;
     default:
       return issue.message ?? 'invalid';
   }
@@ -77,6 +101,46 @@ function send(reply: FastifyReply, status: number, message: string, code?: strin
   return reply.code(status).type('application/json; charset=utf-8').send({ error: code ? { message, code } : { message } });
 }
 
+/** The longest path parameter the router takes; an id is at most 100 characters (IdParams). */
+export const MAX_PARAM_LENGTH = 100;
+
+interface Entry {
+  status: number;
+  message: string;
+  code?: string;
+}
+
+// Fastify's and its plugins' client errors, in the service's words: their own messages may
+// carry the input (the whole path, the Content-Type), so none is passed through.
+const FRAMEWORK_ERRORS: Record<string, Entry> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'body: request body is too large', code: 'payload_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: empty, but Content-Type is application/json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: malformed JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
+  FST_ERR_BAD_URL: { status: 400, message: 'path: not valid percent-encoded UTF-8' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: `path: a parameter is longer than ${MAX_PARAM_LENGTH} characters` },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Content-Type: not multipart/form-data' },
+};
+
+/** A media type is shown back only when it is a plain one ("text/plain"), never other text. */
+function shownMediaType(header: string | undefined): string {
+  const type = (header ?? '').split(';')[0]?.trim() ?? '';
+  if (!type) return 'a missing Content-Type';
+  return /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(type) ? `Content-Type ${type}` : 'this Content-Type';
+}
+
+function frameworkEntry(error: FastifyError, request: FastifyRequest): Entry | null {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, message: `${shownMediaType(request.headers['content-type'])} is not supported here; send application/json` };
+  }
+  const entry = FRAMEWORK_ERRORS[error.code];
+  if (entry) return entry;
+  const status = error.statusCode ?? 500;
+  if (status === 400 && error instanceof SyntaxError) return { status, message: 'body: malformed JSON' };
+  if (status >= 400 && status < 500) return { status, message: STATUS_CODES[status] ?? 'Bad request' };
+  return null;
+}
+
 /** Maps every error, Fastify's own included, to the error body. */
 export function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) {
@@ -87,28 +151,25 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   if (fastifyError.validation) {
     return send(reply, 400, validationMessage(fastifyError.validationContext, fastifyError.validation));
   }
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return send(reply, 413, 'body: request body is too large', 'payload_too_large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return send(reply, 415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported here; send application/json`);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return send(reply, 400, 'body: empty, but Content-Type is application/json');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return send(reply, 400, 'Content-Length does not match the body');
-    default:
-      break;
-  }
-  const status = fastifyError.statusCode ?? 500;
-  if (status === 400 && (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
-    return send(reply, 400, 'body: malformed JSON');
-  }
-  if (status === 429) return send(reply, 429, error.message);
-  if (status >= 400 && status < 500) return send(reply, status, error.message);
+  const entry = frameworkEntry(fastifyError, request);
+  if (entry) return send(reply, entry.status, entry.message, entry.code);
   request.log.error({ err: error }, 'request failed');
   return send(reply, 500, `Internal error; request id ${request.id}`);
 }
 
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals (a malformed percent-encoding, a path
+ * parameter over MAX_PARAM_LENGTH), answered before any route, so without the onSend hooks.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('request-id', request.id);
+  handleError(error, request, reply);
+}
+
+// A path the client sent is shown back only when it is short and plain.
+const PLAIN_PATH = /^[A-Za-z0-9/_.~-]{1,200}$/;
+
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return send(reply, 404, `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`);
+  const path = request.url.split('?')[0] ?? '';
+  return send(reply, 404, PLAIN_PATH.test(path) ? `Route ${request.method} ${path} not found` : `Route not found`);
 }

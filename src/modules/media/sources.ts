@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
+import { assertText, textProblem } from '../../http/text-guard.ts';
 import { FetchFailedError, ResponseTooLargeError, safeFetch, UrlRefusedError, type SafeResponse } from '../../lib/safe-fetch.ts';
 import { isMediaType, MEDIA_TYPES, type MediaType } from './detect.ts';
 import { cleanFileName, discardUpload, mismatch, storeUpload, tooLarge, type StoredUpload } from './ingest.ts';
@@ -64,6 +65,7 @@ export async function fromMultipart(request: FastifyRequest, config: Config): Pr
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (part.valueTruncated) throw errors.invalid(part.fieldname, 'too long');
+        assertText(part.fieldname, part.value);
         if (part.fieldname === 'mimeType') declared = declaredType('mimeType', part.value);
         else if (part.fieldname === 'fileName') fileName = typeof part.value === 'string' ? part.value : null;
         continue;
@@ -72,6 +74,8 @@ export async function fromMultipart(request: FastifyRequest, config: Config): Pr
         part.file.resume();
         throw errors.invalid(part.fieldname, 'unexpected file; send the file as the field "file"');
       }
+      if (textProblem(part.filename)) part.file.resume();
+      assertText('file.filename', part.filename);
       partName = part.filename;
       stored = await storeUpload(config, { field: 'file', source: part.file, declared, explain: explainMultipart });
     }
