@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
 import { registerBodyIdleTimeout } from './http/body-idle.ts';
-import { clientErrorHandler } from './http/client-errors.ts';
+import { clientErrorHandler, registerHostRequired } from './http/client-errors.ts';
 import { ErrorBody, handleError, handleFrameworkError, handleNotFound, MAX_PARAM_LENGTH } from './http/errors.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -37,6 +37,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: clientErrorHandler(logger),
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
@@ -44,6 +45,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  registerHostRequired(app);
   registerBodyIdleTimeout(app, deps.config.bodyIdleTimeoutMs);
   app.addHook('onSend', async (request, reply) => {
     reply.header('request-id', request.id);

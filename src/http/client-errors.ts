@@ -6,7 +6,8 @@
 // is no request object yet), and closes the connection, whose framing can no longer be trusted.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { errors } from './errors.ts';
 
 interface ClientAnswer {
   status: number;
@@ -40,6 +41,19 @@ function responseUnderway(socket: Socket): boolean {
   return typeof message === 'object' && message !== null && Reflect.get(message, 'headersSent') === true;
 }
 
+/**
+ * Writes a whole answer in the error shape straight on `socket`, unless an answer to an earlier
+ * request has begun there; the caller then closes the connection.
+ */
+export function answerOnSocket(socket: Socket, status: number, message: string): void {
+  if (!socket.writable || responseUnderway(socket)) return;
+  const body = JSON.stringify({ error: { message } });
+  socket.write(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Fastify's `clientErrorHandler`, logging to `log`. */
 export function clientErrorHandler(log: FastifyBaseLogger): (error: Error & { code?: string }, socket: Socket) => void {
   return (error, socket) => {
@@ -47,13 +61,19 @@ export function clientErrorHandler(log: FastifyBaseLogger): (error: Error & { co
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const { status, message } = answerFor(error.code);
     log.debug({ err: error, status }, 'client error');
-    if (socket.writable && !responseUnderway(socket)) {
-      const body = JSON.stringify({ error: { message } });
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
+    answerOnSocket(socket, status, message);
     socket.destroy(error);
   };
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node refuses a request without one with an
+ * empty 400 of its own; with its check off (`requireHostHeader: false`), this hook refuses it in
+ * the error shape instead.
+ */
+export function registerHostRequired(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const missing = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined;
+    done(missing ? errors.invalid('header.host', 'required') : undefined);
+  });
 }
