@@ -7,12 +7,12 @@
 // with the id and link of that one object.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { spawnCli, type Spawned } from './harness/cli.ts';
+import type { Spawned } from './harness/cli.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { addMetaAccount } from './posts-meta-support.ts';
-import { addAccount, createPost, getPost, type PostsApp, startPostsApp } from './posts-support.ts';
+import { addAccount, createPost, getPost, type PostsApp, startPostsApp, startWorkerProcess } from './posts-support.ts';
 
 const PLATFORMS = ['facebook', 'reddit', 'threads', 'instagram', 'tiktok'] as const;
 type Platform = (typeof PLATFORMS)[number];
@@ -38,21 +38,13 @@ for (const dialect of DIALECTS) {
     });
 
     async function startWorker(): Promise<Spawned> {
-      const worker = spawnCli(['worker'], {
-        DATABASE_URL: t.database.url,
-        DATA_DIR: t.database.dataDir,
-        SANDBOX: '1',
-        PUBLIC_BASE_URL: t.config.publicBaseUrl,
-        PLATFORM_API_BASE: `${t.url}/sandbox`,
-        // A call is given up after 2 s; one cut off by the crash is looked for 7 s after it began.
+      const worker = await startWorkerProcess(t, workers, {
+        // A call is given up after 2 s; one cut off by the crash is looked for 7 s after it began
+        // (TikTok: until a minute after, since it lists a post only once processed).
         PLATFORM_TIMEOUT_MS: '2000',
-        TIKTOK_SETTLE_MS: '5000',
+        TIKTOK_SETTLE_MS: '60000',
         JOB_LEASE_MS: '1000',
-        JOB_POLL_INTERVAL_MS: '100',
-        LOG_LEVEL: 'info',
       });
-      workers.push(worker);
-      await worker.waitFor(/worker started/, 20_000);
       return worker;
     }
 
@@ -135,7 +127,7 @@ for (const dialect of DIALECTS) {
       await first.stop();
       const killedAt = Date.now();
 
-      const done = await waitFor(
+      await waitFor(
         async () => {
           const rows = await db.selectFrom('posts').select(['id', 'status']).where('organization_id', '=', organizationId).execute();
           return rows.every((r) => r.status === 'published' || r.status === 'failed' || r.status === 'partial') ? rows : null;

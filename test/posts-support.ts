@@ -7,6 +7,7 @@ import { startConnectApp } from './harness/connect.ts';
 import type { StartOptions, TestApp } from './harness/app.ts';
 import type { Dialect } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
+import { spawnCli, type Spawned } from './harness/cli.ts';
 
 export type PostsApp = TestApp & { sandbox: SandboxState };
 
@@ -104,3 +105,25 @@ export async function settled(t: PostsApp, key: string, id: string, statuses = [
     throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`, { cause: error });
   }
 }
+
+/**
+ * A `socialapi worker` process on the app's database and data folder, calling the app's sandbox
+ * over HTTP; `env` adds or overrides settings. It joins `running` at once (for the suite to stop),
+ * and resolves once the worker has started.
+ */
+export async function startWorkerProcess(t: PostsApp, running: Spawned[], env: Record<string, string> = {}): Promise<Spawned> {
+  const worker = spawnCli(['worker'], {
+    DATABASE_URL: t.database.url,
+    DATA_DIR: t.database.dataDir,
+    SANDBOX: '1',
+    PUBLIC_BASE_URL: t.config.publicBaseUrl,
+    PLATFORM_API_BASE: `${t.url}/sandbox`,
+    JOB_POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  running.push(worker);
+  await worker.waitFor(/worker started/, 20_000);
+  return worker;
+}
+

@@ -6,11 +6,11 @@
 // container. The sandbox's journal shows one container and one publish.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { spawnCli, type Spawned } from './harness/cli.ts';
+import type { Spawned } from './harness/cli.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
-import { addAccount, createPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { addAccount, createPost, settled, startPostsApp, startWorkerProcess, type PostsApp } from './posts-support.ts';
 
 const LEASE_MS = 1000;
 
@@ -32,18 +32,7 @@ for (const dialect of DIALECTS) {
 
     /** `socialapi worker` on the API's database and data folder, calling the API's sandbox. */
     async function startWorker(): Promise<Spawned> {
-      const worker = spawnCli(['worker'], {
-        DATABASE_URL: t.database.url,
-        DATA_DIR: t.database.dataDir,
-        SANDBOX: '1',
-        PUBLIC_BASE_URL: t.config.publicBaseUrl,
-        PLATFORM_API_BASE: `${t.url}/sandbox`,
-        JOB_LEASE_MS: String(LEASE_MS),
-        JOB_POLL_INTERVAL_MS: '100',
-        LOG_LEVEL: 'info',
-      });
-      workers.push(worker);
-      await worker.waitFor(/worker started/, 20_000);
+      const worker = await startWorkerProcess(t, workers, { JOB_LEASE_MS: String(LEASE_MS) });
       return worker;
     }
 

@@ -65,7 +65,7 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
             make: () => init(),
             find: (since) => findPost(since),
             settleMs,
-            lookEveryMs: 30_000,
+            lookEveryMs: 10_000,
             unfindable: options.privacyLevel === 'SELF_ONLY' ? 'video.list shows only public posts, and this one is SELF_ONLY' : undefined,
           },
         );
