@@ -10,6 +10,7 @@ import { newId } from '../src/lib/ids.ts';
 import type { TestApp } from './harness/app.ts';
 import { startConnectApp } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { FileServer } from './harness/file-server.ts';
 import {
   CONTENT_TYPES,
   fieldPaths,
@@ -325,6 +326,22 @@ for (const dialect of DIALECTS) {
         ['a hostile boundary', form([file('a.gif')]), ['%ZZ'], { 'content-type': 'multipart/form-data; boundary="%ZZ\u00ff"' }],
       ];
       await run(cases.map(([label, body, markers, headers]) => ({ label: `createMedia ${label}`, method: 'POST', path: '/media', headers: headers ?? multipart, body, markers })));
+    });
+
+    test('createMedia: URL uploads whose path is hostile (the file name is taken from it)', async () => {
+      const gif = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');
+      const files = await new FileServer().start();
+      try {
+        const attempts: Attempt[] = [];
+        for (const value of URL_VALUES) {
+          const path = `/${value.text}.gif`;
+          files.file(path, gif, 'image/gif');
+          attempts.push({ label: `createMedia url ${path.slice(0, 30)}`, method: 'POST', path: '/media', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: files.url(path) }), markers: value.markers });
+        }
+        await run(attempts);
+      } finally {
+        await files.close();
+      }
     });
   });
 }

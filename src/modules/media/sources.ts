@@ -95,6 +95,16 @@ function explainFetch(error: unknown): ApiError | null {
   return null;
 }
 
+/** The URL's last path segment, decoded; as it stands when its percent-encoding is not UTF-8 (%ZZ). */
+function lastSegment(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** JSON {url}: fetched by the service under the guards of lib/safe-fetch.ts. */
 export async function fromUrl(url: string, declared: MediaType | null, fileName: string | null, config: Config, signal: AbortSignal): Promise<Upload> {
   let response: SafeResponse;
@@ -116,8 +126,7 @@ export async function fromUrl(url: string, declared: MediaType | null, fileName:
     throw errors.invalid('url', `fetch failed: the server answered HTTP ${response.status}`);
   }
   const stored = await storeUpload(config, { field: 'url', source: response.body, declared, explain: gone });
-  const fromPath = decodeURIComponent(new URL(response.url).pathname.split('/').pop() ?? '');
-  return { stored, fileName: cleanFileName(fileName ?? fromPath, stored.type) };
+  return { stored, fileName: cleanFileName(fileName ?? lastSegment(response.url), stored.type) };
 }
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
