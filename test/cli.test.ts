@@ -36,6 +36,29 @@ describe('socialapi sandbox', () => {
       assert.equal(await sandbox.stop(), 0);
     }
   });
+
+  test('--state FILE keeps its people across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'socialapi-sandbox-state-'));
+    const file = join(dir, 'state.json');
+    const names = async (url: string) => ((await (await fetch(`${url}/_sandbox/people`)).json()) as { reddit: { users: Array<{ name: string }> } }).reddit.users.map((u) => u.name);
+    try {
+      const first = spawnCli(['sandbox', '--port', '0', '--state', file], {});
+      const [, url = ''] = await first.waitFor(/sandbox listening on (http:\/\/\S+) \(state kept in/);
+      const seeded = await fetch(`${url}/_sandbox/seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reddit: { users: [{ name: 'kept_user' }] } }) });
+      assert.equal(seeded.status, 200);
+      assert.ok((await names(url)).includes('kept_user'));
+      assert.equal(await first.stop(), 0);
+      const second = spawnCli(['sandbox', '--port', '0', '--state', file], {});
+      try {
+        const [, again = ''] = await second.waitFor(/sandbox listening on (http:\/\/\S+) /);
+        assert.ok((await names(again)).includes('kept_user'));
+      } finally {
+        assert.equal(await second.stop(), 0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('start-up failures are one line', () => {

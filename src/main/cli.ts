@@ -18,7 +18,7 @@ export const USAGE = `usage: socialapi <command> [options]
   worker                       run a worker only
   migrate                      apply database migrations
   openapi                      print the OpenAPI document
-  sandbox [--port N] [--host H]  run the platform sandbox alone (default 127.0.0.1:4010)
+  sandbox [--port N] [--host H] [--state FILE]  run the platform sandbox alone (default 127.0.0.1:4010), its state kept in FILE if given
   orgs create --name N [--approval]
   orgs list
   keys create --org ORG [--name N] [--rate-limit N] [--approval]
@@ -81,11 +81,11 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
       return 0;
     }
     case 'sandbox': {
-      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { port: { type: 'string' }, host: { type: 'string' } }, 0);
+      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { port: { type: 'string' }, host: { type: 'string' }, state: { type: 'string' } }, 0);
       if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError('--port must be a port number');
       const port = values.port === undefined ? 4010 : Number(values.port);
       const { runSandbox } = await import('../sandbox/main.ts');
-      const close = await runSandbox(port, values.host ?? '127.0.0.1');
+      const close = await runSandbox(port, values.host ?? '127.0.0.1', values.state);
       const stop = () => void close().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
