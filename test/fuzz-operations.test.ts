@@ -58,6 +58,9 @@ interface Attempt {
 
 const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
 
+/** A 1×1 GIF. */
+const GIF = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');
+
 /** Options that make a live post valid, so that the one hostile key is what gets judged. */
 const BASE_OPTIONS: Record<(typeof PLATFORMS)[number], Record<string, unknown>> = {
   reddit: { subreddit: 'test', title: 'Fuzz' },
@@ -119,6 +122,8 @@ for (const dialect of DIALECTS) {
     let context: SchemaContext;
     const accounts: Record<string, string> = {};
     let postId = '';
+    let webhookId = '';
+    let mediaId = '';
 
     before(async () => {
       t = await startConnectApp(dialect);
@@ -133,6 +138,12 @@ for (const dialect of DIALECTS) {
           .execute();
       }
       postId = await createDraft();
+      const webhook = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://127.0.0.1/hook' }) });
+      assert.equal(webhook.status, 201, await webhook.clone().text());
+      webhookId = ((await webhook.json()) as { webhook: { id: string } }).webhook.id;
+      const media = await t.request('/api/v1/media', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ base64: GIF.toString('base64') }) });
+      assert.equal(media.status, 201, await media.clone().text());
+      mediaId = ((await media.json()) as { media: { id: string } }).media.id;
       const served = await t.request('/api/v1/openapi.json');
       assert.equal(served.status, 200);
       doc = (await served.json()) as Doc;
@@ -152,6 +163,8 @@ for (const dialect of DIALECTS) {
       if (name === 'platform') return 'reddit';
       if (path.startsWith('/accounts/')) return accounts.reddit ?? '';
       if (path.startsWith('/posts/')) return postId;
+      if (path.startsWith('/webhooks/{id}')) return webhookId;
+      if (path.startsWith('/media/')) return mediaId;
       return 'unknown_1';
     };
     const fill = (path: string, values: Record<string, string> = {}) =>
@@ -295,11 +308,10 @@ for (const dialect of DIALECTS) {
 
     test('createMedia: hostile multipart uploads', async () => {
       const boundary = 'fuzzboundary';
-      // A 1×1 GIF, so that uploads with a hostile name but a good file get as far as the store.
-      const gif = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');
       const form = (parts: Array<string | Buffer>, close = true) =>
         Buffer.concat([...parts.flatMap((p) => [Buffer.from(`--${boundary}\r\n`), Buffer.from(p), Buffer.from('\r\n')]), Buffer.from(close ? `--${boundary}--\r\n` : '')]);
-      const file = (filename: string, bytes: Buffer = gif) =>
+      // A good file by default, so that uploads with a hostile name get as far as the store.
+      const file = (filename: string, bytes: Buffer = GIF) =>
         Buffer.concat([Buffer.from(`Content-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`), bytes]);
       const field = (name: string, value: string) => `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
       const multipart = { 'content-type': `multipart/form-data; boundary=${boundary}` };
@@ -329,13 +341,12 @@ for (const dialect of DIALECTS) {
     });
 
     test('createMedia: URL uploads whose path is hostile (the file name is taken from it)', async () => {
-      const gif = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');
       const files = await new FileServer().start();
       try {
         const attempts: Attempt[] = [];
         for (const value of URL_VALUES) {
           const path = `/${value.text}.gif`;
-          files.file(path, gif, 'image/gif');
+          files.file(path, GIF, 'image/gif');
           attempts.push({ label: `createMedia url ${path.slice(0, 30)}`, method: 'POST', path: '/media', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: files.url(path) }), markers: value.markers });
         }
         await run(attempts);
