@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors, formatField } from './errors.ts';
 import type { Api } from './types.ts';
 
-/** Deeper than any request schema goes (a post's thread items sit at depth 5). */
+/** Deeper than any request schema goes (the deepest, a thread item's media URL, is 7 levels down). */
 export const MAX_DEPTH = 32;
 
 export interface TextIssue {
@@ -23,35 +23,80 @@ export function textProblem(text: string): string | null {
   return null;
 }
 
+/** A container met on the walk, with the way back to the root (built into a path only for an issue). */
+interface Step {
+  value: object;
+  name: string;
+  parent: Step | null;
+  depth: number;
+}
+
+function pathOf(step: Step | null, name?: string): string[] {
+  const path = name === undefined ? [] : [name];
+  for (let at = step; at?.parent; at = at.parent) path.unshift(at.name);
+  return path;
+}
+
 /**
  * The first text in a parsed value (strings, and the names of object fields) that the stores
- * cannot keep, or nesting past MAX_DEPTH. Iterative, so hostile nesting cannot overflow the stack.
+ * cannot keep, or nesting past MAX_DEPTH. Iterative, so hostile nesting cannot overflow the stack;
+ * paths are built only for the issue found, so a wide body costs little more than its parse.
  * Raw bodies (a Buffer, kept for a signature check) are bytes, not text: their route parses them.
  */
 export function findTextIssue(prefix: string, value: unknown): TextIssue | null {
-  const pending: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const { value: current, path } = item;
-    if (typeof current === 'string') {
-      const problem = textProblem(current);
-      if (problem) return { field: formatField(prefix, path), problem };
-    } else if (typeof current === 'object' && current !== null && !ArrayBuffer.isView(current)) {
-      // Named by where the nesting starts, not by 32 levels of [0].
-      if (path.length >= MAX_DEPTH) return { field: formatField(prefix, path.slice(0, 4)), problem: `nested too deeply (more than ${MAX_DEPTH} levels)` };
-      if (Array.isArray(current)) {
-        for (let i = current.length - 1; i >= 0; i--) pending.push({ value: current[i], path: [...path, String(i)] });
-      } else {
-        const entries: Array<[string, unknown]> = Object.entries(current);
-        for (let i = entries.length - 1; i >= 0; i--) {
-          const [name, child] = entries[i] ?? ['', undefined];
-          const problem = textProblem(name);
-          if (problem) return { field: formatField(prefix, path), problem: `a field name ${problem}` };
-          pending.push({ value: child, path: [...path, name] });
-        }
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { field: formatField(prefix, []), problem } : null;
+  }
+  if (!isContainer(value)) return null;
+  const pending: Step[] = [{ value, name: '', parent: null, depth: 0 }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    // Named by where the nesting starts, not by 32 levels of [0].
+    if (step.depth >= MAX_DEPTH) return { field: formatField(prefix, pathOf(step).slice(0, 4)), problem: `nested too deeply (more than ${MAX_DEPTH} levels)` };
+    // Strings are checked as they come; containers are walked after their siblings, in order.
+    const firstNested = pending.length;
+    const container = step.value;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const issue = visit(prefix, step, i, container[i], pending);
+        if (issue) return issue;
+      }
+    } else {
+      for (const name of Object.keys(container)) {
+        const problem = textProblem(name);
+        if (problem) return { field: formatField(prefix, pathOf(step)), problem: `a field name ${problem}` };
+        const issue = visit(prefix, step, name, Reflect.get(container, name), pending);
+        if (issue) return issue;
       }
     }
+    // The stack pops the last first: reverse this container's children to walk them in order.
+    reverseFrom(pending, firstNested);
   }
   return null;
+}
+
+/** Checks one child of `parent`: a string at once, a container by queueing it on `pending`. */
+function visit(prefix: string, parent: Step, key: string | number, child: unknown, pending: Step[]): TextIssue | null {
+  if (typeof child === 'string') {
+    const problem = textProblem(child);
+    return problem ? { field: formatField(prefix, pathOf(parent, String(key))), problem } : null;
+  }
+  if (isContainer(child)) pending.push({ value: child, name: String(key), parent, depth: parent.depth + 1 });
+  return null;
+}
+
+function reverseFrom<T>(items: T[], from: number): void {
+  for (let i = from, j = items.length - 1; i < j; i++, j--) {
+    const a = items[i];
+    const b = items[j];
+    if (a === undefined || b === undefined) return;
+    items[i] = b;
+    items[j] = a;
+  }
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
 }
 
 /** Throws the 400 for a text field read outside the schemas (multipart fields and file names). */
