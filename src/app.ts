@@ -16,7 +16,8 @@ import { sandboxPlugin } from './sandbox/index.ts';
 import { registerMediaFiles } from './modules/media/files-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { routes, sharedSchemas } from './http/routes.ts';
-import type { Api, AppDeps } from './http/types.ts';
+import type { AppDeps } from './deps.ts';
+import type { Api } from './http/types.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
 export interface BuildOptions {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { describeTarget, migrateToLatest, openStore, pingStore, StoreUnavailableError, type Store } from './db/database.ts';
-import type { AppDeps } from './http/types.ts';
+import type { AppDeps } from './deps.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';

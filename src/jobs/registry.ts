@@ -1,7 +1,7 @@
 // The catalogue of job kinds the worker runs. Each capability adds its kinds here
 // (post.deliver, webhook.send, account.refresh …), so one list shows all background work.
 import type { TSchema } from 'typebox';
-import type { AppDeps } from '../http/types.ts';
+import type { AppDeps } from '../deps.ts';
 import { mediaCleanupJob } from '../modules/media/cleanup-job.ts';
 import { accountRefreshJob } from '../modules/accounts/refresh-job.ts';
 import { platformEventJob } from '../modules/platform-webhooks/process-job.ts';

@@ -1,7 +1,7 @@
 // needs_reconnect: the platform said the token is no longer valid. The status change and its
 // account.disconnected event are written in one transaction, and only on the change itself, so
 // several failing calls at once emit one event.
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { emitEvent } from '../events/emit.ts';
 import { accountName } from './credentials.ts';
 

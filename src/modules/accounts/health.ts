@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import type { AccountRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import { missingPermissions } from '../../platforms/features.ts';
 import { adapterOf } from '../../platforms/registry.ts';

@@ -4,7 +4,7 @@
 // the contract's answers (toApiError).
 import type { AccountRow } from '../../db/schema.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
 import type { AccountCredentials } from '../../platforms/types.ts';
 import { credentialsOf } from './credentials.ts';

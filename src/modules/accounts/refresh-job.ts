@@ -3,7 +3,7 @@
 // needs_reconnect (account.disconnected); a transient failure or a rate limit is retried and
 // disconnects nothing.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { defineJob, PermanentJobError, RetryJobError } from '../../jobs/catalog.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import { adapterOf } from '../../platforms/registry.ts';

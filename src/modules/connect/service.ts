@@ -3,7 +3,7 @@
 // their events and refresh jobs are written together.
 import type { AccountRow } from '../../db/schema.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import { adapterOf } from '../../platforms/registry.ts';
 import type { ConnectedAccount, PlatformAdapter } from '../../platforms/types.ts';

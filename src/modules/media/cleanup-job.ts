@@ -2,7 +2,7 @@
 // local upload leftovers of a crashed process. Sweeps are scheduled by scheduleCleanup (one per
 // day that has media falling due), not by a timer, so any number of workers may run them.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 import { localMediaStore, mediaStore } from '../../storage/index.ts';
 import type { MediaStorage } from '../../db/schema.ts';

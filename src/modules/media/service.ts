@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Store } from '../../db/database.ts';
 import type { Database, MediaRow } from '../../db/schema.ts';
 import { tenantScope } from '../../db/tenant.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueueDailySweep, midnightAfter } from '../../jobs/queue.ts';
 import { storeFor } from '../../storage/index.ts';

@@ -5,7 +5,7 @@
 // handler per kind here and re-run the rows left `unhandled`. Nothing is pretended: rows stay
 // `unhandled`, with a note naming the kinds waiting for a handler.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 
 export const PLATFORM_EVENT_PROCESS = { kind: 'platform_event.process', maxAttempts: 5 } as const;

@@ -1,6 +1,6 @@
 // POST /posts: the post, its targets and its first delivery step (the first target's job, the
 // scheduled dispatch, or the pending_approval event) written in one transaction.
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../keys/service.ts';
 import type { PostStatus } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';

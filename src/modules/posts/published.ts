@@ -10,7 +10,7 @@
 import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { ApiError, errors } from '../../http/errors.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { Config } from '../../config.ts';
 import { createPublishedOps, type PublishedOps } from '../../platforms/published-ops.ts';
 import type { AccountCredentials } from '../../platforms/types.ts';

@@ -13,7 +13,7 @@
 import type { Store } from '../../db/database.ts';
 import type { AccountRow } from '../../db/schema.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adapterOf } from '../../platforms/registry.ts';
 import type { PublishingLimit } from '../../platforms/types.ts';
 import { credentialsOf } from '../accounts/credentials.ts';

@@ -1,7 +1,7 @@
 // store.retention: once a day, deletes what only grows and nothing needs any more (see sweep.ts),
 // in batches until done or the job's signal fires; then queues the next day's sweep.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { defineJob, type JobContext } from '../../jobs/catalog.ts';
 import { scheduleRetention, STORE_RETENTION } from './schedule.ts';
 import { BATCH, batches, cutoffs, type Cutoffs } from './sweep.ts';

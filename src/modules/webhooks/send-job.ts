@@ -3,7 +3,7 @@
 // receiver answered but before that commit makes the job run again: the receiver then sees the
 // same delivery twice, with the same X-Idempotency-Key, and nothing is lost.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { EndpointGate } from './endpoint-gate.ts';

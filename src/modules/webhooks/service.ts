@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Tenant } from '../../db/tenant.ts';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
-import type { AppDeps } from '../../http/types.ts';
+import type { AppDeps } from '../../deps.ts';
 import { errors } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueue } from '../../jobs/queue.ts';

@@ -5,7 +5,7 @@
 // to the queue, which runs this job again: the target is still `publishing` with the same
 // dueAt, so the rerun continues the same attempt.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../../http/types.ts';
+import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
 import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';

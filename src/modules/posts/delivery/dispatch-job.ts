@@ -2,7 +2,7 @@
 // released. The post row decides: a post deleted, published now, or sent back for approval in
 // the meantime is left alone.
 import { Type } from 'typebox';
-import type { AppDeps } from '../../../http/types.ts';
+import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { lockPost } from '../repo.ts';
 import { POST_DISPATCH, type DispatchPayload } from './kinds.ts';
