@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Store } from '../src/db/database.ts';
-import { PermanentJobError, RetryJobError, defineJob } from '../src/jobs/catalog.ts';
+import { PermanentJobError, RetryJobError, defineJob, jobKind } from '../src/jobs/catalog.ts';
 import { enqueue } from '../src/jobs/queue.ts';
 import { JOBS_CHANNEL } from '../src/jobs/wakeup.ts';
 import { newId } from '../src/lib/ids.ts';
@@ -277,7 +277,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('dedupeKey: of two transactions racing to enqueue the same key, one wins', async () => {
-      const kind = { kind: 'test.race', maxAttempts: 1 };
+      const kind = jobKind('test.race', Type.Object({ n: Type.Number() }), { maxAttempts: 1 });
       const results = await Promise.all(
         [1, 2].map((n) =>
           store.db.transaction().execute(async (trx) => {
@@ -295,7 +295,7 @@ for (const dialect of DIALECTS) {
       const known = defineJob({ kind: 'test.known', payload: Empty, maxAttempts: 1, timeoutMs: 5000, run: () => Promise.resolve() });
       const w = startWorker(store, [known]);
       t.after(() => w.stop());
-      const id = (await enqueue(store.db, store, Date.now(), { kind: 'test.vanished', maxAttempts: 3 }, {})) ?? '';
+      const id = (await enqueue(store.db, store, Date.now(), jobKind('test.vanished', Empty, { maxAttempts: 3 }), {})) ?? '';
       const row = await waitForStatus(store, id, 'failed');
       assert.equal(row.last_error, 'no handler for job kind test.vanished');
       assert.equal(row.attempts, 1);
@@ -306,7 +306,9 @@ for (const dialect of DIALECTS) {
       const kind = defineJob({ kind: 'test.typed', payload: Type.Object({ accountId: Type.String() }), maxAttempts: 3, timeoutMs: 5000, run: () => Promise.resolve(void runs++) });
       const w = startWorker(store, [kind]);
       t.after(() => w.stop());
-      const id = (await enqueue(store.db, store, Date.now(), kind, { accountId: 42 })) ?? '';
+      // Queued as an older declaration of the kind had it (enqueue() checks payloads at compile time).
+      const older = jobKind('test.typed', Type.Object({ accountId: Type.Number() }), { maxAttempts: 3 });
+      const id = (await enqueue(store.db, store, Date.now(), older, { accountId: 42 })) ?? '';
       const row = await waitForStatus(store, id, 'failed');
       assert.match(row.last_error ?? '', /^payload does not match job kind test\.typed: \/accountId /);
       assert.equal(row.attempts, 1);

@@ -1,6 +1,10 @@
-// A job kind: its name (area.verb), the schema of its payload, how often and how long it may
-// run, and its handler. Payloads carry ids only; handlers load the truth from domain rows and
-// return early when the work is already done, so running one twice is harmless.
+// The job catalogue. A job kind is declared once, with jobKind(): its name (area.verb), the
+// TypeBox schema of its payload, how often it may run and in which lane. Whoever enqueues it and
+// the handler that runs it both take their payload type from that one declaration, so the two
+// cannot drift. Payloads carry ids only; handlers load the truth from domain rows and return
+// early when the work is already done, so running one twice is harmless.
+// A kind's name and payload are stored with every queued job: renaming one, or changing its
+// payload incompatibly, strands the jobs already in a database.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
@@ -18,7 +22,8 @@ export interface JobContext {
   log: FastifyBaseLogger;
 }
 
-export interface JobDefinition<S extends TSchema = TSchema> {
+/** What a job is, apart from its handler: enough to queue it, and to check its payload. */
+export interface JobKind<S extends TSchema = TSchema> {
   kind: string;
   payload: S;
   /** Runs in all, first one included. */
@@ -29,10 +34,24 @@ export interface JobDefinition<S extends TSchema = TSchema> {
    * end cannot take the slots other work needs.
    */
   lane?: string;
+}
+
+/** The payload type of a kind: `JobPayload<typeof postDeliver>`. */
+export type JobPayload<K extends JobKind> = Static<K['payload']>;
+
+/** How a kind runs: its time limit, its retry delays and its handler. */
+export interface JobHandler<S extends TSchema = TSchema> {
   timeoutMs: number;
   /** Delay before the next attempt after `attempt` failed; defaults to exponentialBackoff. */
   retryDelayMs?: (attempt: number) => number;
   run(payload: Static<S>, context: JobContext): Promise<void>;
+}
+
+export interface JobDefinition<S extends TSchema = TSchema> extends JobKind<S>, JobHandler<S> {}
+
+/** Declares a job kind; `Static<typeof kind.payload>` is what enqueue() takes and run() receives. */
+export function jobKind<S extends TSchema>(kind: string, payload: S, options: { maxAttempts: number; lane?: string }): JobKind<S> {
+  return { kind, payload, ...options };
 }
 
 /** A failure that retrying cannot fix: the job is failed at once. */
@@ -56,8 +75,14 @@ export interface RegisteredJob {
 
 export type JobRegistry = Map<string, RegisteredJob>;
 
-export function defineJob<S extends TSchema>(definition: JobDefinition<S>): JobDefinition<S> {
-  return definition;
+/** A kind with its handler, whose payload is typed by the kind's schema. */
+export function defineJob<S extends TSchema>(kind: JobKind<S>, handler: JobHandler<NoInfer<S>>): JobDefinition<S>;
+/** A kind and its handler in one object (tests' throwaway kinds). */
+export function defineJob<S extends TSchema>(definition: JobDefinition<S>): JobDefinition<S>;
+export function defineJob<S extends TSchema>(kind: JobKind<S> | JobDefinition<S>, handler?: JobHandler<S>): JobDefinition<S> {
+  if (handler) return { ...kind, ...handler };
+  if (!('run' in kind)) throw new Error(`job kind ${kind.kind} has no handler`);
+  return kind;
 }
 
 export function createRegistry(definitions: Array<JobDefinition<TSchema>>): JobRegistry {

@@ -5,7 +5,8 @@ import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Store } from '../db/database.ts';
 import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
-import type { JobDefinition } from './catalog.ts';
+import type { TObject } from 'typebox';
+import type { JobKind, JobPayload } from './catalog.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from './wakeup.ts';
 
 // Status values are written into the SQL as literals, not bound: the partial indexes
@@ -25,13 +26,14 @@ export interface EnqueueOptions {
 /**
  * Adds a job. Pass the caller's transaction as `db`, so the job exists exactly when the change
  * that caused it does. Returns the job id, or null when a job with the same dedupeKey exists.
+ * The payload's type is the kind's schema (checked at compile time here, at run time by the worker).
  */
-export async function enqueue<P>(
+export async function enqueue<K extends JobKind>(
   db: Kysely<Database>,
   store: Pick<Store, 'caps'>,
   now: number,
-  definition: Pick<JobDefinition, 'kind' | 'maxAttempts' | 'lane'>,
-  payload: P,
+  definition: K,
+  payload: JobPayload<K>,
   options: EnqueueOptions = {},
 ): Promise<string | null> {
   const id = newId('job', now);
@@ -87,7 +89,7 @@ export function enqueueDailySweep(
   db: Kysely<Database>,
   store: Pick<Store, 'caps'>,
   now: number,
-  definition: Pick<JobDefinition, 'kind' | 'maxAttempts' | 'lane'>,
+  definition: JobKind<TObject<Record<never, never>>>,
   runAt: number,
 ): Promise<string | null> {
   const day = new Date(runAt).toISOString().slice(0, 10);

@@ -2,7 +2,6 @@
 // next refresh, in one transaction. A token the platform calls invalid marks the account
 // needs_reconnect (account.disconnected); a transient failure or a rate limit is retried and
 // disconnects nothing.
-import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.ts';
 import { defineJob, PermanentJobError, RetryJobError } from '../../jobs/catalog.ts';
 import { PlatformError } from '../../platforms/errors.ts';
@@ -10,15 +9,13 @@ import { adapterOf } from '../../platforms/registry.ts';
 import type { TokenSet } from '../../platforms/types.ts';
 import { credentialsOf } from './credentials.ts';
 import { markNeedsReconnect } from './disconnect.ts';
-import { ACCOUNT_REFRESH, scheduleRefresh, type AccountRefreshPayload } from './refresh-schedule.ts';
+import { accountRefresh, scheduleRefresh } from './refresh-schedule.ts';
 
 export function accountRefreshJob(deps: Pick<AppDeps, 'config' | 'store' | 'clock' | 'sealer'>) {
   const { store, clock, sealer, config } = deps;
-  return defineJob({
-    ...ACCOUNT_REFRESH,
-    payload: Type.Object({ accountId: Type.String(), expiresAt: Type.Number() }),
+  return defineJob(accountRefresh, {
     timeoutMs: 60_000,
-    async run({ accountId, expiresAt }: AccountRefreshPayload) {
+    async run({ accountId, expiresAt }) {
       const row = await store.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
       // Gone, disconnected, or reconnected/refreshed since (a newer token has its own job).
       if (!row || row.status !== 'active' || row.token_expires_at !== expiresAt) return;

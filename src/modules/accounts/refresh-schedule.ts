@@ -4,15 +4,19 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { Type } from 'typebox';
+import { jobKind } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
 
-export const ACCOUNT_REFRESH = { kind: 'account.refresh', maxAttempts: 6 } as const;
-
-export interface AccountRefreshPayload {
-  accountId: string;
-  /** The token_expires_at this job refreshes; a job for an older token finds it changed and stops. */
-  expiresAt: number;
-}
+export const accountRefresh = jobKind(
+  'account.refresh',
+  Type.Object({
+    accountId: Type.String(),
+    /** The token_expires_at this job refreshes; a job for an older token finds it changed and stops. */
+    expiresAt: Type.Number(),
+  }),
+  { maxAttempts: 6 },
+);
 
 const MIN_LEAD_MS = 5 * 60_000;
 const MAX_LEAD_MS = 7 * 86_400_000;
@@ -24,7 +28,7 @@ export function refreshAt(expiresAt: number, now: number): number {
 
 /** Queues the refresh of an account's current token (one job per account and token). */
 export async function scheduleRefresh(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, accountId: string, expiresAt: number): Promise<void> {
-  await enqueue<AccountRefreshPayload>(db, store, now, ACCOUNT_REFRESH, { accountId, expiresAt }, {
+  await enqueue(db, store, now, accountRefresh, { accountId, expiresAt }, {
     runAt: refreshAt(expiresAt, now),
     dedupeKey: `account.refresh:${accountId}:${expiresAt}`,
   });

@@ -6,7 +6,7 @@ import type { Store } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import { WEBHOOK_SEND, type WebhookSendPayload } from '../webhooks/send-kind.ts';
+import { webhookSend } from '../webhooks/send-kind.ts';
 import type { EventData, EventType } from './catalog.ts';
 
 export interface EmitContext {
@@ -60,7 +60,7 @@ export async function emitEvent<E extends EventType>(
         updated_at: now,
       })
       .execute();
-    await enqueue<WebhookSendPayload>(db, ctx.store, now, WEBHOOK_SEND, { deliveryId, dueAt: now });
+    await enqueue(db, ctx.store, now, webhookSend, { deliveryId, dueAt: now });
     deliveryIds.push(deliveryId);
   }
   return { eventId, deliveryIds };

@@ -3,7 +3,7 @@
 // day that has media falling due), not by a timer, so any number of workers may run them.
 import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.ts';
-import { defineJob } from '../../jobs/catalog.ts';
+import { defineJob, jobKind } from '../../jobs/catalog.ts';
 import { localMediaStore, mediaStore } from '../../storage/index.ts';
 import type { MediaStorage } from '../../db/schema.ts';
 
@@ -12,12 +12,10 @@ export const MEDIA_RETENTION_MS = 30 * 86_400_000;
 const PARTIAL_MAX_AGE_MS = 86_400_000;
 const BATCH = 100;
 
-export const MEDIA_CLEANUP = { kind: 'media.cleanup', maxAttempts: 5 } as const;
+export const mediaCleanup = jobKind('media.cleanup', Type.Object({}), { maxAttempts: 5 });
 
 export function mediaCleanupJob(deps: AppDeps) {
-  return defineJob({
-    ...MEDIA_CLEANUP,
-    payload: Type.Object({}),
+  return defineJob(mediaCleanup, {
     timeoutMs: 10 * 60_000,
     async run(_payload, context) {
       const { config, clock } = deps;

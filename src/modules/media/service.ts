@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueueDailySweep, midnightAfter } from '../../jobs/queue.ts';
 import { storeFor } from '../../storage/index.ts';
-import { MEDIA_CLEANUP, MEDIA_RETENTION_MS } from './cleanup-job.ts';
+import { mediaCleanup, MEDIA_RETENTION_MS } from './cleanup-job.ts';
 import { discardUpload, type StoredUpload } from './ingest.ts';
 
 /**
@@ -18,7 +18,7 @@ import { discardUpload, type StoredUpload } from './ingest.ts';
  * to one job however many uploads that day had). Call inside the transaction of the change.
  */
 export async function scheduleCleanup(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, since: number): Promise<void> {
-  await enqueueDailySweep(db, store, now, MEDIA_CLEANUP, midnightAfter(since + MEDIA_RETENTION_MS));
+  await enqueueDailySweep(db, store, now, mediaCleanup, midnightAfter(since + MEDIA_RETENTION_MS));
 }
 
 /** Records a stored upload for the organization; if that fails, the stored bytes are removed. */

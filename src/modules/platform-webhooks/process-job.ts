@@ -6,13 +6,9 @@
 // `unhandled`, with a note naming the kinds waiting for a handler.
 import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.ts';
-import { defineJob } from '../../jobs/catalog.ts';
+import { defineJob, jobKind } from '../../jobs/catalog.ts';
 
-export const PLATFORM_EVENT_PROCESS = { kind: 'platform_event.process', maxAttempts: 5 } as const;
-
-export interface PlatformEventPayload {
-  eventId: string;
-}
+export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
@@ -35,11 +31,9 @@ export function envelopeKinds(body: string): { object: string | null; kinds: str
 }
 
 export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
-  return defineJob({
-    ...PLATFORM_EVENT_PROCESS,
-    payload: Type.Object({ eventId: Type.String() }),
+  return defineJob(platformEventProcess, {
     timeoutMs: 30_000,
-    async run({ eventId }: PlatformEventPayload) {
+    async run({ eventId }) {
       const row = await deps.store.db.selectFrom('platform_webhook_events').selectAll().where('id', '=', eventId).executeTakeFirst();
       if (!row || row.status !== 'pending') return;
       const { kinds } = envelopeKinds(row.body);

@@ -1,15 +1,12 @@
 // store.retention: once a day, deletes what only grows and nothing needs any more (see sweep.ts),
 // in batches until done or the job's signal fires; then queues the next day's sweep.
-import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.ts';
 import { defineJob, type JobContext } from '../../jobs/catalog.ts';
-import { scheduleRetention, STORE_RETENTION } from './schedule.ts';
+import { scheduleRetention, storeRetention } from './schedule.ts';
 import { BATCH, batches, cutoffs, type Cutoffs } from './sweep.ts';
 
 export function retentionJob(deps: Pick<AppDeps, 'config' | 'store' | 'clock'>) {
-  return defineJob({
-    ...STORE_RETENTION,
-    payload: Type.Object({}),
+  return defineJob(storeRetention, {
     timeoutMs: 10 * 60_000,
     async run(_payload, context) {
       try {

@@ -4,12 +4,14 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { Type } from 'typebox';
+import { jobKind } from '../../jobs/catalog.ts';
 import { enqueueDailySweep, midnightAfter } from '../../jobs/queue.ts';
 
-export const STORE_RETENTION = { kind: 'store.retention', maxAttempts: 3 } as const;
+export const storeRetention = jobKind('store.retention', Type.Object({}), { maxAttempts: 3 });
 
 /** Queues the sweep of the next UTC midnight after `now`; null when it is queued already. */
 export function scheduleRetention(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number): Promise<string | null> {
   // Strictly after: a sweep running at midnight queues the next day's, not its own again.
-  return enqueueDailySweep(db, store, now, STORE_RETENTION, midnightAfter(now + 1));
+  return enqueueDailySweep(db, store, now, storeRetention, midnightAfter(now + 1));
 }

@@ -2,14 +2,13 @@
 // failure) the next attempt's job are written in one transaction. A worker that dies after the
 // receiver answered but before that commit makes the job run again: the receiver then sees the
 // same delivery twice, with the same X-Idempotency-Key, and nothing is lost.
-import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { EndpointGate } from './endpoint-gate.ts';
 import { postDelivery } from './post-delivery.ts';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';
-import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
+import { webhookSend } from './send-kind.ts';
 
 /**
  * Per process: at most 8 attempts to one endpoint at once; the others wait in line up to 2 s for
@@ -25,12 +24,10 @@ const DEFER_MS = 250;
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
   const { store, clock, sealer, config } = deps;
   const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT);
-  return defineJob({
-    ...WEBHOOK_SEND,
-    payload: Type.Object({ deliveryId: Type.String(), dueAt: Type.Number() }),
+  return defineJob(webhookSend, {
     // The HTTP attempt has its own 10-second limit; this bounds the database work around it.
     timeoutMs: 30_000,
-    async run({ deliveryId, dueAt }: WebhookSendPayload) {
+    async run({ deliveryId, dueAt }) {
       const db = store.db;
       const row = await db
         .selectFrom('webhook_deliveries as d')
@@ -43,7 +40,7 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
       if (!row || row.status === 'delivered' || row.status === 'failed' || row.next_attempt_at !== dueAt) return;
 
       if (!(await gate.acquire(row.webhook_id, WAIT_MS))) {
-        await enqueue<WebhookSendPayload>(db, store, clock.now(), WEBHOOK_SEND, { deliveryId, dueAt }, { runAt: clock.now() + DEFER_MS });
+        await enqueue(db, store, clock.now(), webhookSend, { deliveryId, dueAt }, { runAt: clock.now() + DEFER_MS });
         return;
       }
       try {
@@ -95,7 +92,7 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
         return;
       }
       await trx.updateTable('webhook_deliveries').set({ ...common, status: 'pending', next_attempt_at: now + delay }).where('id', '=', deliveryId).execute();
-      await enqueue<WebhookSendPayload>(trx, store, now, WEBHOOK_SEND, { deliveryId, dueAt: now + delay }, { runAt: now + delay });
+      await enqueue(trx, store, now, webhookSend, { deliveryId, dueAt: now + delay }, { runAt: now + delay });
     });
   }
 }

@@ -10,7 +10,7 @@ import { enqueue } from '../../jobs/queue.ts';
 import { DEFAULT_EVENTS, type EventType } from '../events/catalog.ts';
 import { emitEvent } from '../events/emit.ts';
 import { presentDelivery, type DeliveryView } from './schemas.ts';
-import { WEBHOOK_SEND, type WebhookSendPayload } from './send-kind.ts';
+import { webhookSend } from './send-kind.ts';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
 
@@ -106,7 +106,7 @@ export async function redeliver(tenant: Tenant, deps: Deps, deliveryId: string):
       .set({ status: 'pending', attempts: 0, next_attempt_at: dueAt, updated_at: now })
       .where('id', '=', deliveryId)
       .execute();
-    await enqueue<WebhookSendPayload>(trx, deps.store, now, WEBHOOK_SEND, { deliveryId, dueAt }, { runAt: dueAt });
+    await enqueue(trx, deps.store, now, webhookSend, { deliveryId, dueAt }, { runAt: dueAt });
   });
   const rows = await deliveriesWithEvent(tenant).where('webhook_deliveries.id', '=', deliveryId).execute();
   const [view] = await withAttempts(tenant, rows);

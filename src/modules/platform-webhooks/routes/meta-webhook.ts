@@ -8,7 +8,7 @@ import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
 import { platformContext } from '../../../platforms/context.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
-import { envelopeKinds, PLATFORM_EVENT_PROCESS, type PlatformEventPayload } from '../process-job.ts';
+import { envelopeKinds, platformEventProcess } from '../process-job.ts';
 import { validSignature } from '../signature.ts';
 
 export function metaWebhook(api: Api): void {
@@ -60,7 +60,7 @@ export function metaWebhook(api: Api): void {
             .executeTakeFirst();
           // A redelivery of the same body is stored once and processed once.
           if (inserted.numInsertedOrUpdatedRows === 0n) return;
-          await enqueue<PlatformEventPayload>(trx, deps.store, now, PLATFORM_EVENT_PROCESS, { eventId: id });
+          await enqueue(trx, deps.store, now, platformEventProcess, { eventId: id });
         });
         return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
       },

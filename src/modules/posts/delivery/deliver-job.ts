@@ -4,14 +4,13 @@
 // PlatformError, is recorded by recordOutcome(). Anything else (the database failing) is thrown
 // to the queue, which runs this job again: the target is still `publishing` with the same
 // dueAt, so the rerun continues the same attempt.
-import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
 import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
 import type { PublishProgress, Publisher } from '../../../platforms/publisher.ts';
 import { createPublishers, type Publishers } from '../../../platforms/publishers.ts';
-import { POST_DELIVER, type DeliverPayload } from './kinds.ts';
+import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
@@ -23,11 +22,9 @@ const IN_FLIGHT_MARGIN_MS = 5_000;
 
 export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config), checkMedia: MediaChecker = mediaChecker({ allowPrivate: deps.config.allowPrivateUrls })) {
   const { store, clock, sealer } = deps;
-  return defineJob({
-    ...POST_DELIVER,
-    payload: Type.Object({ targetId: Type.String(), dueAt: Type.Number() }),
+  return defineJob(postDeliver, {
     timeoutMs: 120_000,
-    async run({ targetId, dueAt }: DeliverPayload, { log }) {
+    async run({ targetId, dueAt }, { log }) {
       const db = store.db;
       const row = await db
         .selectFrom('post_targets as t')

@@ -5,20 +5,28 @@
 // their own with many slots (POST_DELIVERY_CONCURRENCY), apart from the default lane. Dispatches
 // (a scheduled post falling due) run there too: hundreds may fall due in the same second, and
 // each is the first step of a delivery, not background work.
-export const POST_DISPATCH = { kind: 'post.dispatch', maxAttempts: 10, lane: 'posts' } as const;
-export const POST_DELIVER = { kind: 'post.deliver', maxAttempts: 10, lane: 'posts' } as const;
+import { Type } from 'typebox';
+import { jobKind } from '../../../jobs/catalog.ts';
 
-export interface DispatchPayload {
-  postId: string;
-  /** The post's scheduled_for when queued. */
-  dueAt: number;
-}
+export const postDispatch = jobKind(
+  'post.dispatch',
+  Type.Object({
+    postId: Type.String(),
+    /** The post's scheduled_for when queued. */
+    dueAt: Type.Number(),
+  }),
+  { maxAttempts: 10, lane: 'posts' },
+);
 
-export interface DeliverPayload {
-  targetId: string;
-  /** The target's next_attempt_at when queued. */
-  dueAt: number;
-}
+export const postDeliver = jobKind(
+  'post.deliver',
+  Type.Object({
+    targetId: Type.String(),
+    /** The target's next_attempt_at when queued. */
+    dueAt: Type.Number(),
+  }),
+  { maxAttempts: 10, lane: 'posts' },
+);
 
 /** Retries after transient failures: 6 attempts in all (DESIGN §2 Posts). */
 export const MAX_TARGET_ATTEMPTS = 6;

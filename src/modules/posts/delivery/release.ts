@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { enqueue } from '../../../jobs/queue.ts';
-import { POST_DELIVER, POST_DISPATCH, type DeliverPayload, type DispatchPayload } from './kinds.ts';
+import { postDeliver, postDispatch } from './kinds.ts';
 
 export interface TxContext {
   db: Kysely<Database>;
@@ -41,14 +41,14 @@ export async function scheduleTarget(ctx: TxContext, targetId: string, at: numbe
 
 /** Queues the job of a target whose `next_attempt_at` is already `at` (a new post's first target). */
 export async function queueTargetStep(ctx: TxContext, targetId: string, at: number): Promise<void> {
-  await enqueue<DeliverPayload>(ctx.db, ctx.store, ctx.now, POST_DELIVER, { targetId, dueAt: at }, { runAt: at });
+  await enqueue(ctx.db, ctx.store, ctx.now, postDeliver, { targetId, dueAt: at }, { runAt: at });
 }
 
 export const startDelivery = (ctx: TxContext, postId: string) => releaseNextTarget(ctx, postId, -1);
 
 /** Queues the move from scheduled to queued at the post's time. */
 export async function scheduleDispatch(ctx: TxContext, postId: string, at: number): Promise<void> {
-  await enqueue<DispatchPayload>(ctx.db, ctx.store, ctx.now, POST_DISPATCH, { postId, dueAt: at }, { runAt: at, dedupeKey: dispatchKey(postId) });
+  await enqueue(ctx.db, ctx.store, ctx.now, postDispatch, { postId, dueAt: at }, { runAt: at, dedupeKey: dispatchKey(postId) });
 }
 
 /** Cancels a scheduled post's pending dispatch (a running one finds the post changed and stops). */
