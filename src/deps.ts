@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Store } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Sealer } from './lib/crypto.ts';
+import type { Platforms } from './platforms/types.ts';
 import type { SandboxState } from './sandbox/index.ts';
 
 /** What the app is built from; tests build it from their own. */
@@ -14,4 +15,6 @@ export interface AppDeps {
   sealer: Sealer;
   /** The in-process platform sandbox, served at /sandbox, in sandbox mode without PLATFORM_API_BASE. */
   sandbox: SandboxState | null;
+  /** Every platform's adapter (its capabilities), built once from the config (platforms/registry.ts). */
+  platforms: Platforms;
 }

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';
 import { servesSandbox } from './platforms/base-url.ts';
+import { createPlatforms } from './platforms/registry.ts';
 import { SANDBOX_STATE_FILE, SandboxState } from './sandbox/index.ts';
 
 export class StartupError extends Error {}
@@ -71,7 +72,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
   // file), so a restart keeps the platforms' tokens, people and posts; close() saves it last.
   const sandbox = servesSandbox(config) ? new SandboxState({ stateFile: join(config.dataDir, SANDBOX_STATE_FILE) }) : null;
   return {
-    deps: { config, store, clock, sealer: createSealer(key), sandbox },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config) },
     redis,
     async close() {
       await sandbox?.close();

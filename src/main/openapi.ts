@@ -7,11 +7,12 @@ import { openStore } from '../db/database.ts';
 import { createLogger } from '../http/logging.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createSealer } from '../lib/crypto.ts';
+import { createPlatforms } from '../platforms/registry.ts';
 
 export async function openApiDocument(): Promise<unknown> {
   const config = parseConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const store = openStore(config.database);
-  const app = await buildApp({ config, store, clock: systemClock, sealer: createSealer(randomBytes(32)), sandbox: null }, { logger: createLogger('silent') });
+  const app = await buildApp({ config, store, clock: systemClock, sealer: createSealer(randomBytes(32)), sandbox: null, platforms: createPlatforms(config) }, { logger: createLogger('silent') });
   try {
     return app.swagger();
   } finally {

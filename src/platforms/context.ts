@@ -1,9 +1,10 @@
-// What adapters are built from: the HTTP client (with the sandbox or PLATFORM_API_BASE rewrite),
-// each platform app's credentials, and the Graph version. Built once per Config.
+// What adapters are built from: the one platform HTTP client (with the sandbox or
+// PLATFORM_API_BASE rewrite, the platform timeout, lossless JSON), each platform app's
+// credentials, and the Graph version. Built once at start, by createPlatforms (registry.ts).
 import type { Config } from '../config.ts';
 import { platformApiBase } from './base-url.ts';
 import { PlatformError } from './errors.ts';
-import { createPlatformHttp, type PlatformHttp } from './http.ts';
+import { createPlatformHttp, type FetchFn, type PlatformHttp } from './http.ts';
 
 export interface AppCredentials {
   clientId: string;
@@ -31,9 +32,16 @@ export interface PlatformContext {
   metaWebhookVerifyToken: string;
   /** True when the sandbox stands in for every platform. */
   sandbox: boolean;
+  /** How long TikTok may take to list a post it is processing (an interrupted init is looked for that long). */
+  tiktokSettleMs: number;
 }
 
 export const GRAPH_VERSION = 'v24.0';
+
+/** reddit throttles generic User-Agents (platforms.md §6.2): ours names the app unless REDDIT_USER_AGENT does. */
+export const DEFAULT_REDDIT_AGENT = 'web:socialapi:v1.0.0 (by /u/socialapi)';
+/** The User-Agent of every other platform call. */
+const USER_AGENT = 'socialapi/1.0';
 
 /**
  * Fixed app credentials for sandbox mode without configured ones: the sandbox accepts any client
@@ -54,14 +62,13 @@ function app(id: string | null, secret: string | null, sandbox: boolean, fallbac
   return sandbox ? fallback : null;
 }
 
-const cache = new WeakMap<Config, PlatformContext>();
+export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs' | 'tiktokSettleMs'>;
 
-export function platformContext(config: Config): PlatformContext {
-  const cached = cache.get(config);
-  if (cached) return cached;
+/** `fetchFn`: what the HTTP client sends with (a test may pass its own). */
+export function createPlatformContext(config: ContextConfig, fetchFn: FetchFn = fetch): PlatformContext {
   const p = config.platforms;
-  const context: PlatformContext = {
-    http: createPlatformHttp({ base: platformApiBase(config), userAgent: p.redditUserAgent ?? 'web:socialapi:v1.0 (by /u/socialapi)' }),
+  return {
+    http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs, fetch: fetchFn }),
     apps: {
       meta: app(p.metaAppId, p.metaAppSecret, config.sandbox, SANDBOX_APPS.meta),
       instagram: app(p.instagramAppId, p.instagramAppSecret, config.sandbox, SANDBOX_APPS.instagram),
@@ -70,13 +77,12 @@ export function platformContext(config: Config): PlatformContext {
       reddit: app(p.redditClientId, p.redditClientSecret, config.sandbox, SANDBOX_APPS.reddit),
     },
     graphVersion: GRAPH_VERSION,
-    redditUserAgent: p.redditUserAgent ?? 'web:socialapi:v1.0 (by /u/socialapi)',
+    redditUserAgent: p.redditUserAgent ?? DEFAULT_REDDIT_AGENT,
     whatsappConfigId: p.whatsappConfigId ?? SANDBOX_WHATSAPP_CONFIG_ID,
     metaWebhookVerifyToken: p.metaWebhookVerifyToken ?? (config.sandbox ? SANDBOX_VERIFY_TOKEN : ''),
     sandbox: config.sandbox,
+    tiktokSettleMs: config.tiktokSettleMs,
   };
-  cache.set(config, context);
-  return context;
 }
 
 const SETTINGS: Record<keyof PlatformApps, string> = {

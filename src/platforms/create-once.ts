@@ -16,7 +16,7 @@
 // failure (transient: retried later, the marker kept), except that a permanent one cannot
 // be allowed to turn into a second post: the target fails with a message saying so.
 import { PlatformError } from './errors.ts';
-import type { PublishOutcome, PublishProgress } from './publisher.ts';
+import type { PublishOutcome, PublishProgress } from './types.ts';
 
 /** Platform and service clocks may disagree by this much; `find` looks back this far. */
 export const CLOCK_SKEW_MS = 60_000;

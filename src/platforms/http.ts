@@ -1,7 +1,8 @@
 // The HTTP client every adapter uses: real platform URLs in, rewritten onto the platform API
 // base (the sandbox, or any stand-in) when one is set; a timeout; the answer parsed. It never
 // retries (the job queue does) and never classifies platform errors (each adapter's table does);
-// it only turns a failure to get any answer into a `transient` PlatformError.
+// it only turns a failure to get any answer into a `transient` PlatformError. One client serves
+// every adapter, built once at start (context.ts).
 import { messageOf } from '../lib/errors.ts';
 import { PlatformError } from './errors.ts';
 import { platformUrl } from './base-url.ts';
@@ -89,7 +90,7 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
       let parsed: unknown = text;
       if ((response.headers.get('content-type') ?? '').includes('json') || /^\s*[[{]/.test(text)) {
         try {
-          parsed = text ? JSON.parse(text) : null;
+          parsed = text ? JSON.parse(quoteBigIntegers(text)) : null;
         } catch {
           parsed = text;
         }
@@ -97,4 +98,36 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
       return { status: response.status, headers: response.headers, body: parsed };
     },
   };
+}
+
+/**
+ * Platforms send 64-bit ids as bare JSON numbers (TikTok's publicaly_available_post_id, Threads
+ * and Instagram user ids, platforms.md §12), which JSON.parse would round. Every integer of 16
+ * digits or more outside strings is quoted before the answer is parsed, so it is read as a string.
+ */
+export function quoteBigIntegers(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json.charAt(i);
+    if (inString) {
+      out += ch;
+      if (ch === '\\') out += json.charAt(++i);
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      out += ch;
+      continue;
+    }
+    const match = /^-?\d{16,}(?![.eE\d])/.exec(json.slice(i, i + 40));
+    if (match && !/[\w.]/.test(json.charAt(i - 1))) {
+      out += `"${match[0]}"`;
+      i += match[0].length - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
 }

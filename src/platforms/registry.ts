@@ -1,19 +1,20 @@
-// Every platform's adapter, one line each. Adding a platform is one folder under platforms/ and
-// one line here.
-import type { Config } from '../config.ts';
-import { platformContext, type PlatformContext } from './context.ts';
+// Every platform's adapter, one line each, built once at start from the config with one HTTP
+// client and handed down as `deps.platforms`. Adding a platform is one folder under platforms/
+// (its index.ts builds the adapter) and one line here.
+import { createPlatformContext, type ContextConfig } from './context.ts';
 import { facebookAdapter } from './facebook/index.ts';
+import type { FetchFn } from './http.ts';
 import { instagramAdapter } from './instagram/index.ts';
 import { redditAdapter } from './reddit/index.ts';
 import { threadsAdapter } from './threads/index.ts';
 import { tiktokAdapter } from './tiktok/index.ts';
-import type { Platform, PlatformAdapter } from './types.ts';
+import { isPlatform, type Platform, type PlatformAdapter, type Platforms } from './types.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
 
-export type AdapterRegistry = Record<Platform, PlatformAdapter>;
-
-export function createAdapters(ctx: PlatformContext): AdapterRegistry {
-  return {
+/** `fetchFn`: what the platform HTTP client sends with (a test may pass its own). */
+export function createPlatforms(config: ContextConfig, fetchFn: FetchFn = fetch): Platforms {
+  const ctx = createPlatformContext(config, fetchFn);
+  const adapters: Record<Platform, PlatformAdapter> = {
     reddit: redditAdapter(ctx),
     instagram: instagramAdapter(ctx),
     facebook: facebookAdapter(ctx),
@@ -21,21 +22,10 @@ export function createAdapters(ctx: PlatformContext): AdapterRegistry {
     tiktok: tiktokAdapter(ctx),
     whatsapp: whatsappAdapter(ctx),
   };
-}
-
-const cache = new WeakMap<Config, AdapterRegistry>();
-
-/** The adapters for a configuration, built once. */
-export function adaptersFor(config: Config): AdapterRegistry {
-  const cached = cache.get(config);
-  if (cached) return cached;
-  const adapters = createAdapters(platformContext(config));
-  cache.set(config, adapters);
-  return adapters;
-}
-
-/** The adapter of a stored platform name (null for a name no adapter serves). */
-export function adapterOf(config: Config, platform: string): PlatformAdapter | null {
-  const adapters = adaptersFor(config);
-  return Object.hasOwn(adapters, platform) ? adapters[platform as Platform] : null;
+  return {
+    adapters,
+    of: (name) => (isPlatform(name) ? adapters[name] : null),
+    apps: ctx.apps,
+    metaWebhookVerifyToken: ctx.metaWebhookVerifyToken,
+  };
 }

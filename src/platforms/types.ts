@@ -1,12 +1,20 @@
-// What a platform adapter can do, as separate small capability interfaces. An adapter is a bag of
-// the capabilities its platform offers (see registry.ts); a missing capability means the
-// platform does not offer the feature (the API answers 400 not_supported). Adapters are pure
-// platform knowledge: they take credentials and inputs, call the platform through PlatformHttp,
-// and throw PlatformError; they never touch the database, the environment or the clock beyond
-// the `now` they are given, and never sleep or retry.
-import type { Platform } from '../modules/accounts/schemas.ts';
+// What a platform adapter can do, as separate small capability interfaces. An adapter is a
+// record of the capabilities its platform offers (built in each platform's index.ts, listed in
+// registry.ts); a missing capability means the platform does not offer the feature (the API
+// answers 400 not_supported). Adapters are pure platform knowledge: they take credentials and
+// inputs, call the platform through PlatformHttp, and throw PlatformError; they never touch the
+// database, the environment or the clock beyond the `now` they are given, and never sleep or
+// retry. Modules reach them through `deps.platforms`; nothing here imports from modules/.
+import type { PlatformApps } from './context.ts';
+import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 
-export type { Platform };
+export type * from './publishing-types.ts';
+
+/** The platforms accounts can be connected on. */
+export const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const isPlatform = (name: string): name is Platform => (PLATFORMS as readonly string[]).includes(name);
 
 /** Tokens as the platform gave them, with times turned into epoch milliseconds. */
 export interface TokenSet {
@@ -126,9 +134,21 @@ export interface WebhookSubscriber {
   subscribe(credentials: AccountCredentials, callback: WebhookCallback): Promise<SubscriptionResult>;
 }
 
+/** WhatsApp numbers connected with an existing token (POST /whatsapp/connect). */
+export interface WhatsAppNumbers {
+  /**
+   * Checks the token against the number and its business account (valid, granted on the
+   * business account, the number is one of its numbers): the account to store.
+   */
+  checkToken(input: { accessToken: string; wabaId: string; phoneNumberId: string }): Promise<ConnectedAccount>;
+  /** Registers the number for the Cloud API with its two-step PIN. */
+  register(input: { accessToken: string; phoneNumberId: string; pin: string }): Promise<void>;
+}
+
 /**
- * Everything one platform offers. Publishing, comments, messages … are added as further
- * capabilities (a `publisher` etc.) by the modules that need them.
+ * Everything one platform offers: a record of capability objects, each its own small interface.
+ * A capability the platform lacks is absent. New features (comments, messages, templates,
+ * insights, ads …) are new members of this record, each with its own interface.
  */
 export interface PlatformAdapter {
   platform: Platform;
@@ -139,4 +159,20 @@ export interface PlatformAdapter {
   health?: HealthChecker;
   limits?: PublishingLimitReader;
   webhooks?: WebhookSubscriber;
+  publisher?: Publisher;
+  editor?: PostEditor;
+  remover?: PostRemover;
+  commentsSwitch?: CommentsSwitch;
+  numbers?: WhatsAppNumbers;
+}
+
+/** What modules get as `deps.platforms`: every adapter, built once at start, and the shared platform settings they need. */
+export interface Platforms {
+  readonly adapters: Readonly<Record<Platform, PlatformAdapter>>;
+  /** The adapter of a stored platform name; null for a name no adapter serves. */
+  of(name: string): PlatformAdapter | null;
+  /** The platform apps' credentials (null: not configured); Meta webhook signatures are made with their secrets. */
+  readonly apps: PlatformApps;
+  /** The token Meta's webhook verification handshake must echo ('' when none is set). */
+  readonly metaWebhookVerifyToken: string;
 }

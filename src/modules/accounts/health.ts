@@ -8,7 +8,6 @@ import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import { missingPermissions } from '../../platforms/features.ts';
-import { adapterOf } from '../../platforms/registry.ts';
 import type { TokenInspection } from '../../platforms/types.ts';
 import { credentialsOf } from './credentials.ts';
 import { markNeedsReconnect } from './disconnect.ts';
@@ -34,7 +33,7 @@ export const Health = Type.Object(
 );
 export type Health = Static<typeof Health>;
 
-type Deps = Pick<AppDeps, 'config' | 'store' | 'clock' | 'sealer'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
 
 interface Facts {
   features: Record<string, string[]>;
@@ -68,7 +67,7 @@ function report(row: AccountRow, status: AccountRow['status'], inspection: Token
 
 async function check(deps: Deps, row: AccountRow): Promise<{ health: Health; cache: boolean }> {
   const now = deps.clock.now();
-  const adapter = adapterOf(deps.config, row.platform);
+  const adapter = deps.platforms.of(row.platform);
   const credentials = credentialsOf(row, deps.sealer);
   const facts: Facts = { features: adapter?.health?.features(credentials) ?? {}, refreshable: adapter?.refresher !== undefined };
   if (row.status === 'needs_reconnect' || !adapter?.health) {

@@ -5,21 +5,20 @@
 import type { AppDeps } from '../../deps.ts';
 import { defineJob, PermanentJobError, RetryJobError } from '../../jobs/catalog.ts';
 import { PlatformError } from '../../platforms/errors.ts';
-import { adapterOf } from '../../platforms/registry.ts';
 import type { TokenSet } from '../../platforms/types.ts';
 import { credentialsOf } from './credentials.ts';
 import { markNeedsReconnect } from './disconnect.ts';
 import { accountRefresh, scheduleRefresh } from './refresh-schedule.ts';
 
-export function accountRefreshJob(deps: Pick<AppDeps, 'config' | 'store' | 'clock' | 'sealer'>) {
-  const { store, clock, sealer, config } = deps;
+export function accountRefreshJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>) {
+  const { store, clock, sealer, platforms } = deps;
   return defineJob(accountRefresh, {
     timeoutMs: 60_000,
     async run({ accountId, expiresAt }) {
       const row = await store.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
       // Gone, disconnected, or reconnected/refreshed since (a newer token has its own job).
       if (!row || row.status !== 'active' || row.token_expires_at !== expiresAt) return;
-      const refresher = adapterOf(config, row.platform)?.refresher;
+      const refresher = platforms.of(row.platform)?.refresher;
       if (!refresher) return;
 
       let token: TokenSet;

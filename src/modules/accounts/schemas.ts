@@ -2,9 +2,9 @@
 import { Type, type Static } from 'typebox';
 import type { AccountRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { PLATFORMS } from '../../platforms/types.ts';
 
-export const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+export { PLATFORMS, type Platform } from '../../platforms/types.ts';
 
 export const Account = Type.Object(
   {

@@ -5,7 +5,6 @@ import type { AccountRow } from '../../db/schema.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
-import { adapterOf } from '../../platforms/registry.ts';
 import type { ConnectedAccount, PlatformAdapter } from '../../platforms/types.ts';
 import { createPending } from './pending.ts';
 import { saveConnectedAccount } from './save-account.ts';
@@ -28,13 +27,13 @@ export function callbackUrl(config: AppDeps['config'], platform: string): string
   return `${config.publicBaseUrl}${API_PREFIX}/connect/${platform}/callback`;
 }
 
-export function adapterFor(deps: Pick<AppDeps, 'config'>, platform: string): PlatformAdapter {
-  const adapter = adapterOf(deps.config, platform);
+export function adapterFor(deps: Pick<AppDeps, 'platforms'>, platform: string): PlatformAdapter {
+  const adapter = deps.platforms.of(platform);
   if (!adapter) throw new PlatformError('not_supported', `no adapter for ${platform}`, { platform });
   return adapter;
 }
 
-export async function storeAccounts(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config'>, target: ConnectTarget, accounts: ConnectedAccount[]): Promise<AccountRow[]> {
+export async function storeAccounts(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'platforms'>, target: ConnectTarget, accounts: ConnectedAccount[]): Promise<AccountRow[]> {
   const refreshable = adapterFor(deps, target.platform).refresher !== undefined;
   const now = deps.clock.now();
   return deps.store.db.transaction().execute(async (trx) => {
@@ -47,7 +46,7 @@ export async function storeAccounts(deps: Pick<AppDeps, 'store' | 'sealer' | 'cl
 }
 
 /** Exchanges the callback's code and connects the account, or records the choice to make. */
-export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config'>, target: ConnectTarget, code: string): Promise<ConnectResult> {
+export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config' | 'platforms'>, target: ConnectTarget, code: string): Promise<ConnectResult> {
   try {
     const adapter = adapterFor(deps, target.platform);
     const connector = adapter.connectors.find((c) => c.flavour === target.flavour);

@@ -3,7 +3,7 @@
 // Instagram Login accounts (platforms.md §8.2).
 import type { Config } from '../../config.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
-import { platformContext } from '../../platforms/context.ts';
+import type { Platforms } from '../../platforms/types.ts';
 
 export const META_WEBHOOK_PATH = '/platform-webhooks/meta';
 
@@ -11,7 +11,6 @@ export function metaCallbackUrl(config: Config): string {
   return `${config.publicBaseUrl}${API_PREFIX}${META_WEBHOOK_PATH}`;
 }
 
-export function metaAppSecrets(config: Config): string[] {
-  const { apps } = platformContext(config);
+export function metaAppSecrets({ apps }: Pick<Platforms, 'apps'>): string[] {
   return [apps.meta, apps.instagram, apps.threads].flatMap((app) => (app ? [app.clientSecret] : []));
 }

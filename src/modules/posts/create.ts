@@ -15,7 +15,7 @@ import { attachMediaToPost } from '../media/service.ts';
 import { mediaUrlsOf } from './media-refs.ts';
 import { reservePublishingWindows } from './publishing-window.ts';
 
-export type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'sealer'>;
+export type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'sealer' | 'platforms'>;
 
 export async function createPost(deps: CreateDeps, tenant: Tenant, caller: Caller, body: NewPost, requestKey: string | null): Promise<PostWithTargets> {
   const now = deps.clock.now();

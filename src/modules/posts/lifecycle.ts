@@ -13,7 +13,7 @@ import { lockPost } from './repo.ts';
 import { accountsRequireApproval, revalidateTargets } from './targets.ts';
 import { releaseMediaOfPost } from '../media/service.ts';
 import { carryOverMarkers } from '../../platforms/create-once.ts';
-import type { PublishProgress } from '../../platforms/publisher.ts';
+import type { PublishProgress } from '../../platforms/types.ts';
 
 const EDITABLE = new Set(['draft', 'scheduled', 'pending_approval', 'failed']);
 

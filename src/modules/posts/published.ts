@@ -11,9 +11,7 @@ import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Config } from '../../config.ts';
-import { createPublishedOps, type PublishedOps } from '../../platforms/published-ops.ts';
-import type { AccountCredentials } from '../../platforms/types.ts';
+import type { AccountCredentials, Platforms } from '../../platforms/types.ts';
 import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
 import type { Caller } from '../keys/service.ts';
 import { findPost } from './repo.ts';
@@ -30,31 +28,25 @@ export interface ChangedTarget {
   platformPostId: string;
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
 type Call = (credentials: AccountCredentials, platformPostId: string) => Promise<void>;
 
 const NAMES: Record<PublishedOperation['kind'], string> = { edit: 'editing a published post', unpublish: 'unpublishing a post', comments: 'changing comment settings' };
 
-const cache = new WeakMap<Config, PublishedOps>();
-function opsFor(config: Config): PublishedOps {
-  let ops = cache.get(config);
-  if (!ops) cache.set(config, (ops = createPublishedOps(config)));
-  return ops;
-}
-
 /** The platform call of the operation on a platform, or null when the platform does not offer it. */
-function callFor(ops: PublishedOps, platform: string, operation: PublishedOperation): Call | null {
+function callFor(platforms: Platforms, platform: string, operation: PublishedOperation): Call | null {
+  const adapter = platforms.of(platform);
   switch (operation.kind) {
     case 'edit': {
-      const editor = ops.editors.get(platform);
+      const editor = adapter?.editor;
       return editor ? (credentials, id) => editor.edit(credentials, id, operation.content) : null;
     }
     case 'unpublish': {
-      const remover = ops.removers.get(platform);
+      const remover = adapter?.remover;
       return remover ? (credentials, id) => remover.unpublish(credentials, id) : null;
     }
     case 'comments': {
-      const target = ops.commentSwitches.get(platform);
+      const target = adapter?.commentsSwitch;
       return target ? (credentials, id) => target.setComments(credentials, id, operation.enabled) : null;
     }
     default: {
@@ -64,10 +56,12 @@ function callFor(ops: PublishedOps, platform: string, operation: PublishedOperat
   }
 }
 
-const offeredBy = (ops: PublishedOps, operation: PublishedOperation) =>
-  [...(operation.kind === 'edit' ? ops.editors : operation.kind === 'unpublish' ? ops.removers : ops.commentSwitches).keys()].join(', ');
+const offeredBy = (platforms: Platforms, operation: PublishedOperation) =>
+  Object.keys(platforms.adapters)
+    .filter((platform) => callFor(platforms, platform, operation))
+    .join(', ');
 
-function selectTargets(targets: PostTargetRow[], ops: PublishedOps, operation: PublishedOperation, accountId: string | undefined): PostTargetRow[] {
+function selectTargets(targets: PostTargetRow[], ops: Platforms, operation: PublishedOperation, accountId: string | undefined): PostTargetRow[] {
   const what = NAMES[operation.kind];
   if (accountId !== undefined) {
     const target = targets.find((t) => t.account_id === accountId);
@@ -86,7 +80,7 @@ function selectTargets(targets: PostTargetRow[], ops: PublishedOps, operation: P
 export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: Caller, postId: string, operation: PublishedOperation, accountId?: string): Promise<ChangedTarget[]> {
   const found = await findPost(tenant, postId);
   if (!found) throw errors.notFound('Post');
-  const ops = opsFor(deps.config);
+  const ops = deps.platforms;
   const targets = selectTargets(found.targets, ops, operation, accountId);
   const accounts = await tenant.selectFrom('accounts').selectAll().where('id', 'in', targets.map((t) => t.account_id)).execute();
   const byId = new Map<string, AccountRow>(accounts.map((a) => [a.id, a]));

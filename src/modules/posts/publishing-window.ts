@@ -14,7 +14,6 @@ import type { Store } from '../../db/database.ts';
 import type { AccountRow } from '../../db/schema.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
-import { adapterOf } from '../../platforms/registry.ts';
 import type { PublishingLimit } from '../../platforms/types.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
 
@@ -30,7 +29,7 @@ interface Reading {
 
 const readings = new WeakMap<Store, Map<string, Reading>>();
 
-export type WindowDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'sealer'>;
+export type WindowDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
 
 /** Posts taken off cached readings by one create; given back if the create fails. */
 export interface Reservation {
@@ -52,7 +51,7 @@ function reading(deps: WindowDeps, row: AccountRow, now: number): Reading {
   const cache = cacheOf(deps.store);
   const cached = cache.get(row.id);
   if (cached && now - cached.readAt < WINDOW_CACHE_MS) return cached;
-  const reader = adapterOf(deps.config, row.platform)?.limits;
+  const reader = deps.platforms.of(row.platform)?.limits;
   const fresh: Reading = { readAt: now, reserved: 0, limit: reader ? reader.publishingLimit(credentialsOf(row, deps.sealer)).catch(() => null) : Promise.resolve(null) };
   if (cache.size > 10_000) for (const [id, r] of cache) if (now - r.readAt >= WINDOW_CACHE_MS) cache.delete(id);
   cache.set(row.id, fresh);
@@ -65,7 +64,7 @@ function reading(deps: WindowDeps, row: AccountRow, now: number): Reading {
  * Throws 429 rate_limited, reserving nothing, when one has no post left.
  */
 export async function reservePublishingWindows(deps: WindowDeps, targets: Array<{ account: AccountRow }>): Promise<Reservation> {
-  const rows = targets.map((t) => t.account).filter((row) => row.status === 'active' && adapterOf(deps.config, row.platform)?.limits !== undefined);
+  const rows = targets.map((t) => t.account).filter((row) => row.status === 'active' && deps.platforms.of(row.platform)?.limits !== undefined);
   if (!rows.length) return NOTHING;
   const now = deps.clock.now();
   const checked = await Promise.all(

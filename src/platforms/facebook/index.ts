@@ -4,10 +4,13 @@
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
 import { PlatformError } from '../errors.ts';
-import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, list, obj, str } from '../meta/graph.ts';
+import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph } from '../meta/graph.ts';
+import { list, obj, str } from '../json.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
 import type { ConnectedAccount, ConnectOption, PlatformAdapter } from '../types.ts';
 import { scopesOf } from '../features.ts';
+import { facebookPublisher } from './publish.ts';
+import { facebookPostEditor, facebookPostRemover } from './published.ts';
 
 export const FACEBOOK_FEATURES: Record<string, string[]> = {
   publish: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement'],
@@ -97,5 +100,8 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter {
         return { fields: PAGE_WEBHOOK_FIELDS, appSubscriptionUpdated };
       },
     },
+    publisher: facebookPublisher(ctx.http),
+    editor: facebookPostEditor(ctx.http),
+    remover: facebookPostRemover(ctx.http),
   };
 }

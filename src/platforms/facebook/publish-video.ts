@@ -8,10 +8,11 @@ import { GRAPH_VERSION } from '../context.ts';
 import { createOnce, isWaiting, type OnceContext } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { obj, str } from '../meta/graph.ts';
+import { obj, str } from '../json.ts';
 import type { GraphCall } from '../meta/publish-steps.ts';
 import { findStory, findVideo } from './reconcile.ts';
-import { processingDelay, progressNumber, type PublishOutcome, type PublishProgress } from '../publisher.ts';
+import { processingDelay, progressNumber } from '../publisher.ts';
+import type { PublishOutcome, PublishProgress } from '../types.ts';
 
 const MAX_CHECKS = 20;
 

@@ -9,9 +9,10 @@
 import { createOnce, type OnceContext } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { FACEBOOK_GRAPH, str } from '../meta/graph.ts';
+import { FACEBOOK_GRAPH } from '../meta/graph.ts';
+import { str } from '../json.ts';
 import { followUp, graphCaller } from '../meta/publish-steps.ts';
-import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../publisher.ts';
+import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { findFeedPost, findPageComment, findStory } from './reconcile.ts';
 import { publishFeedVideo, publishUploadedVideo, type VideoResult, type VideoStep } from './publish-video.ts';
 
@@ -24,7 +25,6 @@ function need(id: string | null, what: string): string {
 
 export function facebookPublisher(http: PlatformHttp): Publisher {
   return {
-    platform: 'facebook',
     async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);

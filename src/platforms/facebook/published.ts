@@ -3,11 +3,10 @@
 import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH } from '../meta/graph.ts';
 import { graphCaller } from '../meta/publish-steps.ts';
-import type { PostEditor, PostRemover } from '../published-ops.ts';
+import type { PostEditor, PostRemover } from '../types.ts';
 
 export function facebookPostEditor(http: PlatformHttp): PostEditor {
   return {
-    platform: 'facebook',
     async edit(account, postId, content) {
       await graphCaller(http, 'facebook', FACEBOOK_GRAPH, account.accessToken)('POST', `/${postId}`, { message: content });
     },
@@ -16,7 +15,6 @@ export function facebookPostEditor(http: PlatformHttp): PostEditor {
 
 export function facebookPostRemover(http: PlatformHttp): PostRemover {
   return {
-    platform: 'facebook',
     async unpublish(account, postId) {
       await graphCaller(http, 'facebook', FACEBOOK_GRAPH, account.accessToken)('DELETE', `/${postId}`);
     },

@@ -2,7 +2,7 @@
 // feed, videos and stories, and an object's comments, read newest first from `since` on
 // (platforms.md §3.1–3.2). Drafts are not listed by the feed, so an interrupted draft cannot be
 // found; see docs/decisions.md.
-import { graphTimeMs, list, obj, str } from '../meta/graph.ts';
+import { graphTimeMs, list, obj, str } from '../json.ts';
 import type { GraphCall } from '../meta/publish-steps.ts';
 
 /** How many of the newest items a look reads: far more than a Page publishes in a few minutes. */

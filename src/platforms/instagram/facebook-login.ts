@@ -5,7 +5,8 @@
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
 import { PlatformError } from '../errors.ts';
-import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, list, obj, str } from '../meta/graph.ts';
+import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph } from '../meta/graph.ts';
+import { list, obj, str } from '../json.ts';
 import type { ChoiceResolver, ConnectedAccount, ConnectOption, OAuthConnector } from '../types.ts';
 import { scopesOf } from '../features.ts';
 

@@ -6,6 +6,8 @@ import { debugToken, FACEBOOK_GRAPH, graph } from '../meta/graph.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
 import { metaString, type AccountCredentials, type PlatformAdapter } from '../types.ts';
 import { INSTAGRAM_FACEBOOK_FEATURES, instagramFacebookChoices, instagramFacebookConnector } from './facebook-login.ts';
+import { instagramPublisher } from './publish.ts';
+import { instagramCommentsSwitch } from './published.ts';
 import { INSTAGRAM_GRAPH, INSTAGRAM_LOGIN_FEATURES, instagramLoginConnector, instagramProfile, limitFrom, refreshInstagramLogin } from './instagram-login.ts';
 
 /** Instagram webhook fields (§2.9): comments, mentions and messaging. */
@@ -58,5 +60,7 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter {
         return { fields: INSTAGRAM_WEBHOOK_FIELDS, appSubscriptionUpdated: updated };
       },
     },
+    publisher: instagramPublisher(ctx.http),
+    commentsSwitch: instagramCommentsSwitch(ctx.http),
   };
 }

@@ -4,7 +4,8 @@
 // token and its refresh on graph.instagram.com.
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
-import { graph, list, numberOf, obj, str, tokenFrom, type Json } from '../meta/graph.ts';
+import { graph, tokenFrom } from '../meta/graph.ts';
+import { list, numberOf, obj, str, type Json } from '../json.ts';
 import type { AccountCredentials, OAuthConnector, PlatformProfile, TokenSet } from '../types.ts';
 import { scopesOf } from '../features.ts';
 

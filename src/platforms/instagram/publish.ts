@@ -8,9 +8,11 @@
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { FACEBOOK_GRAPH, graphTimeMs, list, obj, str } from '../meta/graph.ts';
+import { FACEBOOK_GRAPH } from '../meta/graph.ts';
+import { graphTimeMs, list, obj, str } from '../json.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
-import { processingDelay, progressNumber, type PublishOutcome, type PublishProgress, type PublishRequest, type Publisher } from '../publisher.ts';
+import { processingDelay, progressNumber } from '../publisher.ts';
+import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { INSTAGRAM_GRAPH } from './instagram-login.ts';
 import { carouselParams, itemParams, kindOf, singleParams } from './publish-params.ts';
 import { containerFailure, RENEW_CONTAINER } from './publish-errors.ts';
@@ -29,7 +31,6 @@ export const instagramHost = (metadata: Record<string, unknown>): string => (met
 
 export function instagramPublisher(http: PlatformHttp): Publisher {
   return {
-    platform: 'instagram',
     async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);

@@ -2,12 +2,11 @@
 // on the account's host. Instagram media cannot be edited or deleted through the API.
 import type { PlatformHttp } from '../http.ts';
 import { graphCaller } from '../meta/publish-steps.ts';
-import type { CommentsSwitch } from '../published-ops.ts';
+import type { CommentsSwitch } from '../types.ts';
 import { instagramHost } from './publish.ts';
 
 export function instagramCommentsSwitch(http: PlatformHttp): CommentsSwitch {
   return {
-    platform: 'instagram',
     async setComments(account, mediaId, enabled) {
       await graphCaller(http, 'instagram', instagramHost(account.metadata), account.accessToken)('POST', `/${mediaId}`, { comment_enabled: String(enabled) });
     },

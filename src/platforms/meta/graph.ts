@@ -2,17 +2,11 @@
 // calls of Facebook Login (platforms.md §1.5) and debug_token.
 import type { PlatformContext, AppCredentials } from '../context.ts';
 import type { PlatformRequest } from '../http.ts';
+import { list, numberOf, obj, str, type Json } from '../json.ts';
 import type { TokenInspection, TokenSet } from '../types.ts';
 import { graphBody } from './errors.ts';
 
 export const FACEBOOK_GRAPH = 'https://graph.facebook.com';
-
-export type Json = Record<string, unknown>;
-
-export const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : typeof value === 'number' ? String(value) : null);
-export const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-export const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 
 export async function graph(ctx: PlatformContext, platform: string, request: PlatformRequest): Promise<Json> {
   return graphBody(platform, await ctx.http.send(platform, request));
@@ -69,12 +63,3 @@ export async function debugToken(ctx: PlatformContext, app: AppCredentials, plat
 }
 
 export { appToken };
-
-/** A Graph time (`2026-01-05T10:00:00+0000`, ISO 8601 or unix seconds) in ms; null when unreadable. */
-export function graphTimeMs(value: unknown): number | null {
-  if (typeof value === 'number') return value * 1000;
-  if (typeof value !== 'string') return null;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const ms = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-  return Number.isNaN(ms) ? null : ms;
-}

@@ -5,9 +5,9 @@ import { GRAPH_VERSION } from '../context.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp, PlatformRequest } from '../http.ts';
 import { createOnce, isWaiting, type OnceContext, type Waiting } from '../create-once.ts';
-import type { PublishProgress } from '../publisher.ts';
+import type { PublishProgress } from '../types.ts';
 import { graphBody } from './errors.ts';
-import { obj, type Json } from './graph.ts';
+import { obj, type Json } from '../json.ts';
 
 export type Params = Record<string, string | number | boolean | undefined>;
 export type GraphCall = (method: 'GET' | 'POST' | 'DELETE', path: string, params?: Params, extra?: Partial<PlatformRequest>) => Promise<Json>;

@@ -4,7 +4,8 @@
 // business account) that makes that object's events flow to the app.
 import type { AppCredentials, PlatformContext } from '../context.ts';
 import type { WebhookCallback } from '../types.ts';
-import { appToken, FACEBOOK_GRAPH, graph, list, obj, str } from './graph.ts';
+import { appToken, FACEBOOK_GRAPH, graph } from './graph.ts';
+import { list, obj, str } from '../json.ts';
 
 /**
  * Makes sure the app is subscribed to `object` with at least `fields` at our callback; returns

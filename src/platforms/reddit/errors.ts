@@ -3,7 +3,7 @@
 // 5xx transient). Classified by the parsed error name and the status.
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
-import { obj, str, type Json } from '../meta/graph.ts';
+import { obj, str, type Json } from '../json.ts';
 
 const TOKEN_ERRORS: Record<string, PlatformErrorKind> = {
   invalid_grant: 'auth',

@@ -3,10 +3,11 @@
 // and a descriptive User-Agent on every call (generic ones are throttled).
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
-import { numberOf, str, type Json } from '../meta/graph.ts';
+import { numberOf, str, type Json } from '../json.ts';
 import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { redditApi, redditToken } from './errors.ts';
+import { redditPublisher } from './publish.ts';
 
 export const REDDIT_FEATURES: Record<string, string[]> = {
   profile: ['identity'],
@@ -65,5 +66,6 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter {
       },
       features: () => REDDIT_FEATURES,
     },
+    publisher: redditPublisher(ctx.http, ctx.redditUserAgent),
   };
 }

@@ -4,7 +4,7 @@
 // submit is looked for among the account's submissions before it is sent again.
 import type { PlatformHttp } from '../http.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
-import type { PublishProgress, PublishRequest, Publisher } from '../publisher.ts';
+import type { PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { redditEnvelopeError, redditHttpError } from './publish-errors.ts';
 
 const API = 'https://oauth.reddit.com';
@@ -29,7 +29,6 @@ interface Link {
 /** `userAgent`: reddit throttles generic agents, so every call names the app (§6.2). */
 export function redditPublisher(http: PlatformHttp, userAgent: string): Publisher {
   return {
-    platform: 'reddit',
     async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest) {
       const progress: PublishProgress = { ...saved };
       const headers = { authorization: `bearer ${account.accessToken}`, 'user-agent': userAgent };

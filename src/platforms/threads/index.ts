@@ -3,10 +3,13 @@
 // and the publishing quota. Threads has no debug_token: a profile read proves the token.
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
-import { graph, str, tokenFrom } from '../meta/graph.ts';
+import { graph, tokenFrom } from '../meta/graph.ts';
+import { str } from '../json.ts';
 import { limitFrom } from '../instagram/instagram-login.ts';
 import type { PlatformAdapter, PlatformProfile } from '../types.ts';
 import { scopesOf } from '../features.ts';
+import { threadsPublisher } from './publish.ts';
+import { threadsPostRemover } from './published.ts';
 
 const THREADS_GRAPH = 'https://graph.threads.net';
 const THREADS_VERSION = 'v1.0';
@@ -81,5 +84,7 @@ export function threadsAdapter(ctx: PlatformContext): PlatformAdapter {
         return limitFrom(body);
       },
     },
+    publisher: threadsPublisher(ctx.http),
+    remover: threadsPostRemover(ctx.http),
   };
 }

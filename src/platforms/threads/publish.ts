@@ -7,8 +7,10 @@
 import type { PlatformHttp } from '../http.ts';
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
-import { graphTimeMs } from '../meta/graph.ts';
-import { processingDelay, progressNumber, text, type PublishOutcome, type PublishRequest, type Publisher } from '../publisher.ts';
+import { graphTimeMs } from '../json.ts';
+import { processingDelay, progressNumber } from '../publisher.ts';
+import { text } from '../json.ts';
+import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
 import { threadsError } from './publish-errors.ts';
 
 const GRAPH = 'https://graph.threads.net/v1.0';
@@ -70,7 +72,6 @@ const isVideo = (url: string) => /\.(mp4|mov)(\?|$)/i.test(url);
 
 export function threadsPublisher(http: PlatformHttp): Publisher {
   return {
-    platform: 'threads',
     async publish(request: PublishRequest): Promise<PublishOutcome> {
       const { account, progress, save } = request;
       const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {

@@ -2,12 +2,11 @@
 // deletes per 24 hours, platforms.md §4.4–4.5), answered {success:true}.
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import type { PostRemover } from '../published-ops.ts';
+import type { PostRemover } from '../types.ts';
 import { threadsError } from './publish-errors.ts';
 
 export function threadsPostRemover(http: PlatformHttp): PostRemover {
   return {
-    platform: 'threads',
     async unpublish(account, mediaId) {
       const res = await http.send('threads', { method: 'DELETE', url: `https://graph.threads.net/v1.0/${mediaId}`, bearer: account.accessToken });
       if (res.status !== 200) throw threadsError(res.status, res.body);

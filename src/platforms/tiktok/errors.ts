@@ -3,7 +3,7 @@
 // Classified by the parsed code.
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
-import { obj, str, type Json } from '../meta/graph.ts';
+import { obj, str, type Json } from '../json.ts';
 
 const API_CODES: Record<string, PlatformErrorKind> = {
   access_token_invalid: 'auth',

@@ -3,10 +3,11 @@
 // keep the newest), and /v2/user/info/ (which needs `fields`; the profile fields need their scope).
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
-import { numberOf, str, type Json } from '../meta/graph.ts';
+import { numberOf, str, type Json } from '../json.ts';
 import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { tiktokData, tiktokOAuth } from './errors.ts';
+import { tiktokPublisher } from './publish.ts';
 
 const API = 'https://open.tiktokapis.com';
 
@@ -69,5 +70,6 @@ export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter {
       },
       features: () => TIKTOK_FEATURES,
     },
+    publisher: tiktokPublisher(ctx.http, ctx.tiktokSettleMs),
   };
 }

@@ -7,7 +7,9 @@
 import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { processingDelay, progressNumber, progressString, text, type PublishOutcome, type PublishProgress, type PublishRequest, type Publisher } from '../publisher.ts';
+import { processingDelay, progressNumber, progressString } from '../publisher.ts';
+import { text } from '../json.ts';
+import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { tiktokError, tiktokFailure, type TikTokEnvelope } from './publish-errors.ts';
 
 const API = 'https://open.tiktokapis.com';
@@ -44,7 +46,6 @@ interface Found {
  */
 export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher {
   return {
-    platform: 'tiktok',
     async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const call = async (path: string, json?: unknown) => {

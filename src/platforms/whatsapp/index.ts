@@ -6,7 +6,8 @@
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
 import { PlatformError } from '../errors.ts';
-import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, list, obj, str, type DebugToken } from '../meta/graph.ts';
+import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, type DebugToken } from '../meta/graph.ts';
+import { list, obj, str } from '../json.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
 import { metaString, type ConnectedAccount, type ConnectOption, type PlatformAdapter, type TokenSet } from '../types.ts';
 
@@ -61,7 +62,7 @@ async function grantedNumbers(ctx: PlatformContext, token: string): Promise<{ in
  * Checks an existing token against a number and its business account: valid, granted on the
  * WABA (when the token lists its WABAs), and the number belongs to that WABA.
  */
-export async function checkExistingToken(ctx: PlatformContext, accessToken: string, wabaId: string, phoneNumberId: string): Promise<ConnectedAccount> {
+async function checkExistingToken(ctx: PlatformContext, { accessToken, wabaId, phoneNumberId }: { accessToken: string; wabaId: string; phoneNumberId: string }): Promise<ConnectedAccount> {
   const inspection = await debugToken(ctx, requireApp(ctx.apps, 'meta'), 'whatsapp', accessToken);
   if (!inspection.valid) throw new PlatformError('invalid', 'accessToken: the token is not valid (expired or revoked)', { platform: 'whatsapp' });
   const wabas = grantedWabas(inspection);
@@ -72,12 +73,12 @@ export async function checkExistingToken(ctx: PlatformContext, accessToken: stri
 }
 
 /** POST /{phone-number-id}/register with the two-step PIN (§7.3). */
-export async function registerNumber(ctx: PlatformContext, token: string, phoneNumberId: string, pin: string): Promise<void> {
+async function registerNumber(ctx: PlatformContext, { accessToken, phoneNumberId, pin }: { accessToken: string; phoneNumberId: string; pin: string }): Promise<void> {
   await graph(ctx, 'whatsapp', {
     method: 'POST',
     url: `${FACEBOOK_GRAPH}/${ctx.graphVersion}/${phoneNumberId}/register`,
     json: { messaging_product: 'whatsapp', pin },
-    bearer: token,
+    bearer: accessToken,
   });
 }
 
@@ -121,6 +122,10 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter {
         await subscribeObject(ctx, 'whatsapp', FACEBOOK_GRAPH, metaString(credentials.metadata, 'wabaId'), credentials.accessToken, null);
         return { fields: WABA_WEBHOOK_FIELDS, appSubscriptionUpdated: updated };
       },
+    },
+    numbers: {
+      checkToken: (input) => checkExistingToken(ctx, input),
+      register: (input) => registerNumber(ctx, input),
     },
   };
 }

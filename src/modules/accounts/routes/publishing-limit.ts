@@ -3,7 +3,6 @@ import { tenantOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { adapterOf } from '../../../platforms/registry.ts';
 import { callPlatform } from '../platform-call.ts';
 
 export function getPublishingLimit(api: Api): void {
@@ -24,7 +23,7 @@ export function getPublishingLimit(api: Api): void {
     async (request) => {
       const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw errors.notFound('Account');
-      const limits = adapterOf(request.server.deps.config, row.platform)?.limits;
+      const limits = request.server.deps.platforms.of(row.platform)?.limits;
       if (!limits) throw errors.notSupported(`${row.platform} has no publishing limit; only instagram and threads do`);
       return callPlatform(request.server.deps, row, (credentials) => limits.publishingLimit(credentials));
     },

@@ -3,8 +3,6 @@ import { tenantOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { platformContext } from '../../../platforms/context.ts';
-import { adapterOf } from '../../../platforms/registry.ts';
 import { metaCallbackUrl } from '../../platform-webhooks/callback.ts';
 import { callPlatform } from '../platform-call.ts';
 
@@ -33,9 +31,9 @@ export function subscribeAccountWebhooks(api: Api): void {
       const { deps } = request.server;
       const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw errors.notFound('Account');
-      const webhooks = adapterOf(deps.config, row.platform)?.webhooks;
+      const webhooks = deps.platforms.of(row.platform)?.webhooks;
       if (!webhooks) throw errors.notSupported(`${row.platform} has no webhooks the service subscribes to`);
-      const verifyToken = platformContext(deps.config).metaWebhookVerifyToken;
+      const verifyToken = deps.platforms.metaWebhookVerifyToken;
       if (!verifyToken) throw errors.notSupported('META_WEBHOOK_VERIFY_TOKEN is not set, so the platform cannot verify our callback');
       const result = await callPlatform(deps, row, (credentials) => webhooks.subscribe(credentials, { url: metaCallbackUrl(deps.config), verifyToken }));
       return { subscribed: true, platform: row.platform, ...result };

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
-import { platformContext } from '../../../platforms/context.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
 import { envelopeKinds, platformEventProcess } from '../process-job.ts';
 import { validSignature } from '../signature.ts';
@@ -26,7 +25,7 @@ export function metaWebhook(api: Api): void {
       },
     },
     (request, reply) => {
-      const expected = platformContext(request.server.deps.config).metaWebhookVerifyToken;
+      const expected = request.server.deps.platforms.metaWebhookVerifyToken;
       const q = request.query;
       if (q['hub.mode'] !== 'subscribe' || !expected || q['hub.verify_token'] !== expected || q['hub.challenge'] === undefined) {
         return reply.code(403).type('text/plain').send('verification failed');
@@ -46,7 +45,7 @@ export function metaWebhook(api: Api): void {
         const { deps } = request.server;
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers['x-hub-signature-256'];
-        if (!validSignature(typeof signature === 'string' ? signature : undefined, body, metaAppSecrets(deps.config))) {
+        if (!validSignature(typeof signature === 'string' ? signature : undefined, body, metaAppSecrets(deps.platforms))) {
           return reply.code(401).send({ error: { message: 'X-Hub-Signature-256 is missing or does not match the body' } });
         }
         const text = body.toString('utf8');

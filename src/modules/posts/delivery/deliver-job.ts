@@ -8,19 +8,18 @@ import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
 import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
-import type { PublishProgress, Publisher } from '../../../platforms/publisher.ts';
-import { createPublishers, type Publishers } from '../../../platforms/publishers.ts';
+import type { PublishProgress, Publisher } from '../../../platforms/types.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config' | 'platforms'>;
 
 /** A platform may finish a request a little after our client gave up on it. */
 const IN_FLIGHT_MARGIN_MS = 5_000;
 
-export function postDeliverJob(deps: Deps, publishers: Publishers = createPublishers(deps.config), checkMedia: MediaChecker = mediaChecker({ allowPrivate: deps.config.allowPrivateUrls })) {
+export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaChecker({ allowPrivate: deps.config.allowPrivateUrls })) {
   const { store, clock, sealer } = deps;
   return defineJob(postDeliver, {
     timeoutMs: 120_000,
@@ -66,7 +65,7 @@ export function postDeliverJob(deps: Deps, publishers: Publishers = createPublis
         await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
       }
 
-      const outcome = await attempt(publishers.get(row.platform), row, async (progress) => {
+      const outcome = await attempt(deps.platforms.of(row.platform)?.publisher, row, async (progress) => {
         await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');

@@ -7,9 +7,7 @@ import { callerOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { platformContext } from '../../../platforms/context.ts';
 import { PlatformError, toApiError } from '../../../platforms/errors.ts';
-import { checkExistingToken, registerNumber } from '../../../platforms/whatsapp/index.ts';
 import { presentAccount } from '../../accounts/schemas.ts';
 import { adapterFor, storeAccounts } from '../../connect/service.ts';
 import { metaCallbackUrl } from '../../platform-webhooks/callback.ts';
@@ -40,15 +38,15 @@ export function connectWhatsApp(api: Api): void {
       const { deps } = request.server;
       const body = request.body;
       if (body.register && !body.pin) throw errors.invalid('pin', 'required to register the number');
-      const ctx = platformContext(deps.config);
       try {
-        const account = await checkExistingToken(ctx, body.accessToken, body.wabaId, body.phoneNumberId);
-        if (body.register && body.pin) await registerNumber(ctx, body.accessToken, body.phoneNumberId, body.pin);
+        const { numbers, webhooks } = adapterFor(deps, 'whatsapp');
+        if (!numbers) throw new PlatformError('not_supported', 'connecting a number with an existing token is not offered', { platform: 'whatsapp' });
+        const account = await numbers.checkToken({ accessToken: body.accessToken, wabaId: body.wabaId, phoneNumberId: body.phoneNumberId });
+        if (body.register && body.pin) await numbers.register({ accessToken: body.accessToken, phoneNumberId: body.phoneNumberId, pin: body.pin });
         if (body.subscribe) {
-          const webhooks = adapterFor(deps, 'whatsapp').webhooks;
           await webhooks?.subscribe(
             { platformUserId: body.phoneNumberId, accessToken: body.accessToken, refreshToken: null, expiresAt: account.token.expiresAt, scopes: account.token.scopes, metadata: { wabaId: body.wabaId } },
-            { url: metaCallbackUrl(deps.config), verifyToken: ctx.metaWebhookVerifyToken },
+            { url: metaCallbackUrl(deps.config), verifyToken: deps.platforms.metaWebhookVerifyToken },
           );
         }
         const [row] = await storeAccounts(

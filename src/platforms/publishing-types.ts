@@ -1,0 +1,74 @@
+// The capabilities that publish and change posts: the publisher (one target at a time), and what
+// can be done to a post once it is live (contract "Published posts"): edit its text, delete it
+// from the platform, turn its comments on or off. Re-exported by types.ts.
+//
+// A publisher is pure platform knowledge: it makes the platform's calls for one post target and
+// throws PlatformError (kinds from its platform's error table); it never touches the database,
+// sleeps or retries. The delivery job owns all of that.
+//
+// Two-step flows (containers, publish ids) are resumable: the publisher hands each step's
+// platform id to `save` before making the next call, and reads `progress` first, so an attempt
+// that resumes after a crash or a retry continues from the last stored step instead of posting
+// twice. Single-step calls that create something go through createOnce() (create-once.ts),
+// which marks them before they are made and reconciles an interrupted one with the platform.
+// Waiting for the platform's processing is not done here either: the publisher answers
+// `processing` and is called again (with the saved progress) after `checkAfterMs`.
+import type { AccountCredentials } from './types.ts';
+
+/** The connected account a target publishes as, with its token unsealed. */
+export interface PublishAccount {
+  id: string;
+  platformUserId: string;
+  username: string | null;
+  accessToken: string;
+  /** Platform details kept on the account (page ids, business ids …). */
+  metadata: Record<string, unknown>;
+}
+
+/** Step ids and counters a publisher keeps between calls; JSON-serialisable. */
+export type PublishProgress = Record<string, unknown>;
+
+export interface PublishRequest {
+  account: PublishAccount;
+  /** The post's content (the caption, text or title source, as the platform uses it). */
+  content: string;
+  /** The target's validated platformSpecificData (only keys that apply to it). */
+  options: Record<string, unknown>;
+  /** What earlier calls stored; `{}` on a fresh attempt. */
+  progress: PublishProgress;
+  /** Stores progress durably; resolves once it is committed. Call before the next step. */
+  save: (progress: PublishProgress) => Promise<void>;
+  /** The delivery's clock (ms); publishers never read the system clock. */
+  now: () => number;
+  /** How long a platform call may still be running after it began (see create-once.ts). */
+  inFlightMs: number;
+  /**
+   * Whether a platform post id is already another target's of this account, so reconciling an
+   * interrupted call never adopts a post that belongs to someone else.
+   */
+  isTaken: (platformPostId: string) => Promise<boolean>;
+}
+
+export type PublishOutcome =
+  | { status: 'published'; platformPostId: string | null; url: string | null }
+  /** The platform is still processing; call publish again after this delay. */
+  | { status: 'processing'; checkAfterMs: number };
+
+export interface Publisher {
+  publish(request: PublishRequest): Promise<PublishOutcome>;
+}
+
+export interface PostEditor {
+  /** Replaces the text of the live post. */
+  edit(account: AccountCredentials, platformPostId: string, content: string): Promise<void>;
+}
+
+export interface PostRemover {
+  /** Deletes the live post on the platform. */
+  unpublish(account: AccountCredentials, platformPostId: string): Promise<void>;
+}
+
+export interface CommentsSwitch {
+  /** Allows or stops new comments on the live post. */
+  setComments(account: AccountCredentials, platformPostId: string, enabled: boolean): Promise<void>;
+}
