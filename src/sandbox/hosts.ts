@@ -1,13 +1,15 @@
-// Every simulated host, in one list: adding a platform is one folder and one line here.
+// Every simulated host, from the modules' descriptors (modules.ts), by host name.
 import type { Host } from './core/router.ts';
-import { facebookGraphHost, facebookWebHost } from './facebook/hosts.ts';
-import { instagramGraphHost, instagramWebHosts } from './instagram/hosts.ts';
-import { threadsGraphHost, threadsWebHosts } from './threads/hosts.ts';
-import { redditHosts } from './reddit/hosts.ts';
-import { tiktokHosts } from './tiktok/hosts.ts';
-import { lookasideHost } from './whatsapp/nodes.ts';
-import { ruploadHost } from './facebook/rupload.ts';
+import type { SandboxModule } from './module.ts';
 
-export function buildHosts(): Host[] {
-  return [facebookWebHost(), facebookGraphHost(), ...instagramWebHosts(), instagramGraphHost(), ...threadsWebHosts(), threadsGraphHost(), ...tiktokHosts(), ...redditHosts(), lookasideHost(), ruploadHost()];
+export function buildHosts(modules: readonly SandboxModule<string, object>[]): Map<string, Host> {
+  const graph = modules.flatMap((m) => (m.graph ? [m.graph] : []));
+  const hosts = new Map<string, Host>();
+  for (const module of modules) {
+    for (const host of module.hosts?.({ graph }) ?? []) {
+      if (hosts.has(host.name)) throw new Error(`sandbox: two modules serve ${host.name}`);
+      hosts.set(host.name, host);
+    }
+  }
+  return hosts;
 }

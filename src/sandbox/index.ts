@@ -1,11 +1,12 @@
 // The sandbox's public interface: the plugin (to mount inside the service), startSandbox (its
 // own server), and the state with its control functions.
 import Fastify from 'fastify';
-import { SandboxState } from './core/state.ts';
+import { SandboxState } from './state.ts';
 import { sandboxPlugin, type SandboxPluginOptions } from './plugin.ts';
 
 export { sandboxPlugin, type SandboxPluginOptions } from './plugin.ts';
-export { SandboxState, type AppConfig, type SandboxStateOptions } from './core/state.ts';
+export { SandboxState } from './state.ts';
+export type { AppConfig, SandboxStateOptions } from './core/state.ts';
 export { SANDBOX_STATE_FILE } from './core/persistence.ts';
 export type { FaultInput } from './core/faults.ts';
 export type { SandboxSettings, SettingsPatch } from './core/settings.ts';

@@ -1,7 +1,8 @@
 // sandboxPlugin: the platform simulator as a Fastify plugin. Mounted under a prefix of the
 // service's app (`/sandbox`) or at the root of its own server (startSandbox). Everything it needs
 // is set in its own encapsulated scope: body parsers, error and not-found handlers that answer
-// in the shape of the platform whose host was called, the fault hook and the journal. A state
+// in the shape of the platform whose host was called, the fault hook and the journal. It serves
+// the hosts and control routes of every module of the list (modules.ts). A state
 // with a `stateFile` is restored from it here, saved after the requests that follow, and once
 // more when the server closes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,9 +12,11 @@ import { hasBigInt, jsonWithBigInts } from './core/json.ts';
 import { maskAuthorization } from './core/journal.ts';
 import { PlatformError } from './core/platform-error.ts';
 import type { Host, RouteContext } from './core/router.ts';
-import { SandboxState, type SandboxStateOptions } from './core/state.ts';
+import type { SandboxState, SandboxStateOptions } from './core/state.ts';
 import type { Fault } from './core/faults.ts';
 import { buildHosts } from './hosts.ts';
+import { SANDBOX_MODULES } from './modules.ts';
+import { SandboxState as ListedState } from './state.ts';
 
 export interface SandboxPluginOptions extends SandboxStateOptions {
   /** The state to serve; pass one to keep a handle on it (tests, the service's sandbox mode). */
@@ -26,10 +29,10 @@ interface Located {
 }
 
 export async function sandboxPlugin(app: FastifyInstance, options: SandboxPluginOptions): Promise<void> {
-  const state = options.state ?? new SandboxState(options);
+  const state = options.state ?? new ListedState(options);
   state.openStateFile();
   app.addHook('onClose', () => state.flush());
-  const hosts = new Map(buildHosts().map((h) => [h.name, h]));
+  const hosts = buildHosts(SANDBOX_MODULES);
   const locate = (request: FastifyRequest): Located | null => {
     const params = request.params as Record<string, string | undefined> | undefined;
     const host = params?.host ? hosts.get(params.host) : undefined;
@@ -73,6 +76,7 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
   });
 
   registerControl(app, state);
+  for (const module of SANDBOX_MODULES) module.control?.(app, state);
 
   const dispatch = async (request: FastifyRequest, reply: FastifyReply) => {
     const located = locate(request);

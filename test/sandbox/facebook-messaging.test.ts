@@ -4,6 +4,7 @@
 // real receiver on 127.0.0.1 verifies every signed `object: "page"` notification.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setPageTasks } from '../../src/sandbox/meta/simulate.ts';
 import { control, FB_APP, FB_SECRET, form, getJson, metaWorld, postJson, receiver, subscribeApp, type MetaWorld, type Receiver } from './facebook-helpers.ts';
 
 type Entry = { id: string; time: number; changes?: Array<{ field: string; value: Record<string, unknown> }>; messaging?: Array<Record<string, unknown>> };
@@ -128,8 +129,8 @@ describe('Facebook Page webhooks, Messenger and insights', () => {
     const post = String((await form(`${w.fb}/${w.pageId}/feed`, { access_token: w.pageToken, message: 'Measure me' })).body.id);
     const insights = await getJson<{ data: Array<{ name: string; period: string; values: Array<{ value: unknown }> }> }>(`${w.fb}/${post}/insights?metric=post_clicks,post_reactions_by_type_total&access_token=${w.pageToken}`);
     assert.deepEqual(insights.data.map((m) => [m.name, m.period]), [['post_clicks', 'lifetime'], ['post_reactions_by_type_total', 'lifetime']]);
-    w.sb.state.setPageTasks(w.pageId, ['CREATE_CONTENT']);
+    setPageTasks(w.sb.state, w.pageId, ['CREATE_CONTENT']);
     assert.equal((await getJson<{ error: { code: number } }>(`${w.fb}/${post}/insights?metric=post_clicks&access_token=${w.pageToken}`)).error.code, 200);
-    w.sb.state.setPageTasks(w.pageId, ['MANAGE']);
+    setPageTasks(w.sb.state, w.pageId, ['MANAGE']);
   });
 });

@@ -4,6 +4,7 @@
 // rupload.facebook.com, edits, deletes, comments, and the Page token / task / permission rules.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setPageTasks } from '../../src/sandbox/meta/simulate.ts';
 import { samples } from './helpers.ts';
 import { control, facebookLogin, form, getJson, metaWorld, type MetaWorld } from './facebook-helpers.ts';
 
@@ -160,9 +161,9 @@ describe('Facebook Pages publishing', () => {
   test('rules: a user token is refused for writes (190), missing tasks 200, missing permission 200, injected rate limit 32', async () => {
     const user = await feed({ message: 'as the user' }, w.userToken);
     assert.deepEqual([user.body.error?.code, user.body.error?.message], [190, '(#190) This method must be called with a Page Access Token']);
-    w.sb.state.setPageTasks(w.pageId, ['ANALYZE', 'MODERATE']);
+    setPageTasks(w.sb.state, w.pageId, ['ANALYZE', 'MODERATE']);
     assert.equal(err(await feed({ message: 'no CREATE_CONTENT' })), 200);
-    w.sb.state.setPageTasks(w.pageId, ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE']);
+    setPageTasks(w.sb.state, w.pageId, ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE']);
     const { pages } = await facebookLogin(w.sb, ['pages_show_list', 'pages_read_engagement']);
     const readOnly = pages[0]?.access_token ?? '';
     const denied = await form(`${w.fb}/${pages[0]?.id ?? ''}/feed`, { access_token: readOnly, message: 'nope' });

@@ -4,6 +4,7 @@
 // media reads and the comments toggle, and the §2.4 error codes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setPageTasks } from '../../src/sandbox/meta/simulate.ts';
 import { form, getJson, instagramLogin, metaWorld, type MetaWorld } from './facebook-helpers.ts';
 
 describe('Instagram publishing', () => {
@@ -186,9 +187,9 @@ describe('Instagram publishing', () => {
     assert.equal((await getJson<{ id: string }>(`${w.ig}/me?access_token=${token}`)).id, w.igUserId);
     w.sb.state.expireToken(token);
     assert.deepEqual(err(await create(w.ig, token, { image_url: `${w.files.url}/a.jpg` })), [190, 463]);
-    w.sb.state.setPageTasks(w.pageId, ['ANALYZE']);
+    setPageTasks(w.sb.state, w.pageId, ['ANALYZE']);
     assert.equal((await create(w.fb, w.userToken, { image_url: `${w.files.url}/a.jpg` })).body.error?.code, 200);
-    w.sb.state.setPageTasks(w.pageId, ['MANAGE']);
+    setPageTasks(w.sb.state, w.pageId, ['MANAGE']);
     assert.equal((await create(w.fb, w.userToken, { image_url: `${w.files.url}/a.jpg` })).status, 200);
   });
 });

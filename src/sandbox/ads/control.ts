@@ -3,7 +3,7 @@
 // driven by settings.ads (callsPerWindow) or by generic faults (code 17/80004, subcode 2446079).
 import type { FastifyInstance } from 'fastify';
 import type { SandboxState } from '../core/state.ts';
-import type { AdAccountInput } from './seed.ts';
+import { addAdAccount, type AdAccountInput } from './seed.ts';
 
 class AdsControlError extends Error {
   readonly statusCode = 400;
@@ -21,7 +21,7 @@ export function registerAdsControl(app: FastifyInstance, state: SandboxState): v
   app.post('/_sandbox/ads/accounts', (req) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as AdAccountInput;
     try {
-      return state.addAdAccount(body);
+      return addAdAccount(state, body);
     } catch (error) {
       throw new AdsControlError(error instanceof Error ? error.message : String(error));
     }

@@ -1,6 +1,7 @@
-// The Marketing API node types on graph.facebook.com (platforms.md §9), registered in
-// facebook/hosts.ts: `/{user}/adaccounts`, the ad account `act_{id}` with its edges, campaigns,
-// ad sets, creatives, ads and custom audiences, each with reads, updates, deletes and insights.
+// The Marketing API node types on graph.facebook.com (platforms.md §9), which the ads module
+// (module.ts) adds to the facebook module's Graph host: `/{user}/adaccounts`, the ad account
+// `act_{id}` with its edges, campaigns, ad sets, creatives, ads and custom audiences, each with
+// reads, updates, deletes and insights.
 import type { FacebookUser } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphToken } from '../meta/auth.ts';

@@ -1,15 +1,12 @@
 // The control API under `{base}/_sandbox/…` (JSON): what tests and users drive scenarios with.
 // Every route calls a SandboxState function of the same meaning, so in-process tests can call
-// the functions directly instead.
+// the functions directly instead. These are the shared routes; each module adds its own
+// (`/_sandbox/whatsapp/…`, `/_sandbox/meta/…`) through its descriptor's `control`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OAUTH_PLATFORMS, type ConsentChoice, type OAuthPlatform, type RevokeReason } from './model.ts';
 import type { FaultInput } from './faults.ts';
 import type { SettingsPatch } from './settings.ts';
 import type { SandboxState } from './state.ts';
-import { notify } from '../webhooks/deliver.ts';
-import { registerWhatsAppControl } from '../whatsapp/control.ts';
-import { registerAdsControl } from '../ads/control.ts';
-import { registerMetaControl } from '../meta/control.ts';
 
 export class ControlError extends Error {
   readonly statusCode = 400;
@@ -104,19 +101,10 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
     state.journal.clear();
     return ok(reply, { ok: true });
   });
-  app.get('/_sandbox/webhooks', () => ({ subscriptions: [...state.webhooks.subscriptions.values()], deliveries: state.webhooks.deliveries }));
-  app.post('/_sandbox/webhooks/notify', async (req) => {
-    const body = obj(req.body);
-    const statuses = await notify(state, required(body, 'appId'), { object: required(body, 'object'), entry: Array.isArray(body.entry) ? body.entry : [] });
-    return { statuses };
-  });
   app.post('/_sandbox/idle', async () => {
     await state.idle();
     return { ok: true };
   });
-  registerWhatsAppControl(app, state);
-  registerAdsControl(app, state);
-  registerMetaControl(app, state);
 }
 
 function guard<T>(fn: () => T): T {

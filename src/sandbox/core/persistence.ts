@@ -19,12 +19,12 @@
 // What is not kept (see NOT_KEPT): the clock's base (its offset is kept: sandbox time goes on
 // from real time), fault injections, the request journal, the constructor's options, and events
 // waiting on timers (WhatsApp status progressions and template reviews in flight stay at the
-// status they had). Background work cut off by the restart is settled by interrupted.ts.
+// status they had). Background work cut off by the restart is settled by the modules' `restored`
+// hooks (module.ts).
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { decode, encode, restoreInto, SnapshotError } from './snapshot.ts';
-import { settleInterrupted } from './interrupted.ts';
 import type { SandboxState } from './state.ts';
 
 /** Bump when a change to the stores makes older files wrong (they are then set aside). */
@@ -127,7 +127,7 @@ export class SandboxPersistence {
     }
     const behind = saved.clockOffsetMs - this.#state.clock.offset();
     if (behind > 0) this.#state.clock.advance(behind);
-    settleInterrupted(this.#state);
+    this.#state.restored();
   }
 
   #serialize(): string {

@@ -2,6 +2,9 @@
 // control API exposes (seed, consent, expire/revoke, faults, settings, journal, clock, reset).
 // Handlers close over one instance; reset() clears it in place so they keep working. With a
 // `stateFile`, the state outlives the process (persistence.ts); without one it lives in memory.
+// The shared parts (apps, people, codes and tokens, clock, faults, journal) are here; each
+// platform's store comes from its module (module.ts), as a field named after the module
+// (`state.threads`), built from the list the state is given (../modules.ts).
 import { createSandboxClock, type SandboxClock } from './clock.ts';
 import { FaultBook } from './faults.ts';
 import { IdGenerator } from './ids.ts';
@@ -22,25 +25,12 @@ import type {
   TikTokCreator,
   TokenRecord,
 } from './model.ts';
+import type { SandboxStores, StateModule } from './module.ts';
 import { applySettings, defaultSettings, type SandboxSettings, type SettingsPatch } from './settings.ts';
 import { People } from './people.ts';
-import { seedDefaults } from './seed.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ThreadsStore } from '../threads/store.ts';
-import { TikTokStore } from '../tiktok/store.ts';
-import { RedditStore } from '../reddit/store.ts';
-import { WebhookRegistry } from '../webhooks/registry.ts';
 import { SandboxTimers } from './timers.ts';
 import { SandboxPersistence } from './persistence.ts';
-import { WhatsAppStore } from '../whatsapp/store.ts';
-import { addPhoneNumber, addWhatsAppBusiness, seedWhatsApp, type PhoneNumberInput, type WabaInput } from '../whatsapp/seed.ts';
-import { receiveMessage, type InboundInput } from '../whatsapp/inbound.ts';
-import { decideTemplate } from '../whatsapp/templates.ts';
-import type { TemplateStatus } from '../whatsapp/store.ts';
-import { AdsStore } from '../ads/store.ts';
-import { addAdAccount, seedAds, type AdAccountInput } from '../ads/seed.ts';
-import { MetaStore } from '../meta/store.ts';
-import * as metaPeople from '../meta/simulate.ts';
 
 export interface AppConfig {
   platform: OAuthPlatform;
@@ -70,6 +60,11 @@ export interface SandboxStateOptions {
   log?: ((line: string) => void) | undefined;
 }
 
+/** The stores, typed by the modules' entries in SandboxStores (`state.threads`, `state.meta` …). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the stores are fields #freshStores defines
+export interface SandboxState extends SandboxStores {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SandboxState {
   readonly clock: SandboxClock;
   readonly faults = new FaultBook();
@@ -84,43 +79,52 @@ export class SandboxState {
   consent = new Map<OAuthPlatform, ConsentChoice[]>();
   /** Authorize requests waiting on their consent page's answer, by request id. */
   authorizations = new Map<string, PendingAuthorization>();
-  threads: ThreadsStore;
-  tiktok: TikTokStore;
-  reddit: RedditStore;
-  webhooks: WebhookRegistry;
-  /** Facebook Pages, Instagram and messaging objects (the Meta piece). */
-  meta: MetaStore;
   /** Events due at a moment of sandbox time (WhatsApp statuses, template reviews). */
   readonly timers: SandboxTimers;
-  whatsapp: WhatsAppStore;
-  ads: AdsStore;
+  readonly #modules: readonly StateModule<string, object>[];
   #pending = new Set<Promise<unknown>>();
   #persistence: SandboxPersistence | null = null;
 
-  constructor(options: SandboxStateOptions = {}) {
+  /** `modules`: the sandbox modules whose stores, seeds and restore hooks the state has. */
+  constructor(modules: readonly StateModule<string, object>[], options: SandboxStateOptions = {}) {
     this.options = options;
+    this.#modules = modules;
     this.clock = createSandboxClock(options.clock);
     this.ids = new IdGenerator(options.seed ?? 'sandbox');
     this.settings = defaultSettings();
     this.people = new People(this.ids);
-    this.threads = new ThreadsStore();
-    this.tiktok = new TikTokStore();
-    this.reddit = new RedditStore();
-    this.webhooks = new WebhookRegistry();
-    this.meta = new MetaStore();
+    this.#checkNames();
+    this.#freshStores();
     this.timers = new SandboxTimers(this.clock, () => this.changed());
     this.clock.onAdvance(() => this.changed());
-    this.whatsapp = new WhatsAppStore();
-    this.ads = new AdsStore();
     this.#init();
+  }
+
+  /** A store is a field named after its module: two modules, or a module and a field, may not share a name. */
+  #checkNames(): void {
+    const names = new Set<string>();
+    for (const { name } of this.#modules) {
+      if (names.has(name) || name in this) throw new Error(`sandbox: the module name ${name} is taken`);
+      names.add(name);
+    }
+  }
+
+  /**
+   * A fresh store for each module that has one, as an own enumerable field named after the
+   * module: what a class field would be, so the state file keeps it (persistence.ts) under the
+   * module's name, and reset() replaces it.
+   */
+  #freshStores(): void {
+    for (const module of this.#modules) {
+      if (module.store) Object.defineProperty(this, module.name, { value: module.store(), writable: true, enumerable: true, configurable: true });
+    }
   }
 
   #init(): void {
     if (this.options.settings) applySettings(this.settings, this.options.settings);
     for (const app of this.options.apps ?? []) this.configureApp(app);
-    if (this.options.defaultSeed !== false) seedDefaults(this);
-    if (this.options.defaultSeed !== false) seedWhatsApp(this);
-    if (this.options.defaultSeed !== false) seedAds(this);
+    if (this.options.defaultSeed === false) return;
+    for (const module of this.#modules) module.seed?.(this);
   }
 
   /**
@@ -163,15 +167,14 @@ export class SandboxState {
     this.authorizations.clear();
     this.faults.clear();
     this.journal.clear();
-    this.threads = new ThreadsStore();
-    this.tiktok = new TikTokStore();
-    this.reddit = new RedditStore();
-    this.webhooks = new WebhookRegistry();
-    this.meta = new MetaStore();
     this.timers.clear();
-    this.whatsapp = new WhatsAppStore();
-    this.ads = new AdsStore();
+    this.#freshStores();
     this.#init();
+  }
+
+  /** After a restore from the state file: each module settles the work the restart cut off. */
+  restored(): void {
+    for (const module of this.#modules) module.restored?.(this);
   }
 
   updateSettings(patch: SettingsPatch): SandboxSettings {
@@ -308,57 +311,6 @@ export class SandboxState {
   }
   addSubreddit(input: Parameters<People['addSubreddit']>[0]): Subreddit {
     return this.people.addSubreddit(input);
-  }
-
-  // ── WhatsApp and ads (whatsapp/seed.ts, ads/seed.ts) ──────────────────────────────────
-  addWhatsAppBusiness(input: WabaInput = {}): ReturnType<typeof addWhatsAppBusiness> {
-    return addWhatsAppBusiness(this, input);
-  }
-  addWhatsAppPhoneNumber(wabaId: string, input: PhoneNumberInput = {}): ReturnType<typeof addPhoneNumber> {
-    return addPhoneNumber(this, wabaId, input);
-  }
-  addAdAccount(input: AdAccountInput = {}): ReturnType<typeof addAdAccount> {
-    return addAdAccount(this, input);
-  }
-  /** A person writes to a business number: opens the 24 h window, sends the `messages` webhook. */
-  whatsappInbound(input: InboundInput): ReturnType<typeof receiveMessage> {
-    return receiveMessage(this, input);
-  }
-  /** Decides a template review now (APPROVED, REJECTED, PAUSED, DISABLED …), with its webhook. */
-  reviewTemplate(templateId: string, status: TemplateStatus, reason?: string): ReturnType<typeof decideTemplate> {
-    return decideTemplate(this, templateId, status, reason, false);
-  }
-
-  // ── Pages and Instagram: what people do (meta/simulate.ts) ───────────────────────────────
-  /** A person comments on a Page post or comment, or on Instagram media (webhook `feed`/`comments`). */
-  personComment(input: metaPeople.CommentInput): { id: string } {
-    return metaPeople.personComment(this, input);
-  }
-  /** A person @mentions the account in a caption or comment, or photo-tags it (webhook `mentions`). */
-  personMention(input: Parameters<typeof metaPeople.personMention>[1]): { mediaId: string; commentId: string | null } {
-    return metaPeople.personMention(this, input);
-  }
-  /** A person sends a DM to a Page or Instagram account: opens the 24-hour window (webhook `messages`). */
-  personMessage(input: Parameters<typeof metaPeople.personMessage>[1]): { senderId: string; mid: string } {
-    return metaPeople.personMessage(this, input);
-  }
-  /** A person reacts to a message (`mid`) or a Page post (`postId`). */
-  personReact(input: metaPeople.ReactInput): { ok: true } {
-    return metaPeople.personReact(this, input);
-  }
-  /** A person reads the conversation (Messenger `message_reads`, Instagram `messaging_seen`). */
-  personRead(input: Parameters<typeof metaPeople.personRead>[1]): { watermark: number; mid: string | null } {
-    return metaPeople.personRead(this, input);
-  }
-  /** A person presses a postback button (webhook `messaging_postbacks`). */
-  personPress(input: Parameters<typeof metaPeople.personPress>[1]): { senderId: string } {
-    return metaPeople.personPress(this, input);
-  }
-  setFollowers(accountId: string, count: number): void {
-    metaPeople.setFollowers(this, accountId, count);
-  }
-  setPageTasks(pageId: string, tasks: string[]): void {
-    metaPeople.setPageTasks(this, pageId, tasks);
   }
 
   // ── background work ───────────────────────────────────────────────────────────────────

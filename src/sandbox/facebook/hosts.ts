@@ -1,6 +1,7 @@
 // www.facebook.com (the Login dialog) and graph.facebook.com (the Graph API), as the sandbox
-// serves them. The Meta piece adds Page publishing, Instagram publishing, WhatsApp and ads
-// nodes to `facebookGraphNodes`.
+// serves them: users, Pages, Page content, Instagram (Facebook Login flavour) and messaging
+// nodes are the facebook module's own; other modules (WhatsApp, ads) add theirs through their
+// descriptor's `graph` (../module.ts), after these.
 import { Host } from '../core/router.ts';
 import { graphHostErrors } from '../meta/graph-error.ts';
 import { GraphNodes } from '../meta/nodes.ts';
@@ -10,9 +11,7 @@ import { debugToken } from './debug-token.ts';
 import { facebookAccessToken, facebookConsent } from './login.ts';
 import { facebookMe, pageNode, userNode } from './nodes.ts';
 import { metaGraphNodes } from './graph-nodes.ts';
-import { whatsappNodes } from '../whatsapp/nodes.ts';
-import { adsNodes } from '../ads/nodes.ts';
-import { adsSearch } from '../ads/search.ts';
+import type { GraphExtension } from '../module.ts';
 
 export function facebookWebHost(): Host {
   const host = new Host('www.facebook.com', graphHostErrors, { graphVersion: true });
@@ -20,16 +19,16 @@ export function facebookWebHost(): Host {
   return host;
 }
 
-export function facebookGraphNodes(): GraphNodes {
-  return new GraphNodes().add(userNode, pageNode, ...metaGraphNodes, appNode, ...whatsappNodes, ...adsNodes);
+export function facebookGraphNodes(extensions: readonly GraphExtension[]): GraphNodes {
+  return new GraphNodes().add(userNode, pageNode, ...metaGraphNodes, appNode, ...extensions.flatMap((e) => e.nodes ?? []));
 }
 
-export function facebookGraphHost(nodes = facebookGraphNodes()): Host {
+export function facebookGraphHost(extensions: readonly GraphExtension[]): Host {
   const host = new Host('graph.facebook.com', graphHostErrors, { graphVersion: true });
   host.get('/oauth/access_token', facebookAccessToken);
   host.post('/oauth/access_token', facebookAccessToken);
   host.get('/debug_token', debugToken);
-  host.get('/search', adsSearch);
-  nodes.mount(host, { me: facebookMe });
+  for (const extension of extensions) extension.routes?.(host);
+  facebookGraphNodes(extensions).mount(host, { me: facebookMe });
   return host;
 }

@@ -1,12 +1,13 @@
 // Control-API routes of the Meta piece (`/_sandbox/…`, JSON): people comment, mention, message,
 // react, read and press buttons; tests set follower counts and Page tasks. Each route calls
-// the SandboxState function of the same meaning (meta/simulate.ts); errors are
+// the function of the same meaning in simulate.ts; errors are
 // `{error:{message}}` with HTTP 400, as for the rest of the control API.
 import type { FastifyInstance } from 'fastify';
 import { ControlError } from '../core/control.ts';
 import type { SandboxState } from '../core/state.ts';
 import type { PersonInput } from '../messaging/persons.ts';
 import type { Attachment } from '../messaging/store.ts';
+import { personComment, personMention, personMessage, personPress, personReact, personRead, setFollowers, setPageTasks } from './simulate.ts';
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
@@ -32,14 +33,14 @@ function guard<T>(fn: () => T): T {
 
 export function registerMetaControl(app: FastifyInstance, state: SandboxState): void {
   const post = (path: string, handler: (body: Json) => unknown) => app.post(path, (req) => guard(() => handler(obj(req.body))));
-  post('/_sandbox/meta/comments', (b) => state.personComment({ objectId: required(b, 'objectId'), message: required(b, 'message'), parentId: text(b, 'parentId'), from: person(b) }));
+  post('/_sandbox/meta/comments', (b) => personComment(state, { objectId: required(b, 'objectId'), message: required(b, 'message'), parentId: text(b, 'parentId'), from: person(b) }));
   post('/_sandbox/meta/mentions', (b) => {
     const kind = text(b, 'kind') ?? 'caption';
     if (kind !== 'caption' && kind !== 'comment' && kind !== 'tag') throw new ControlError('kind: one of caption, comment, tag');
-    return state.personMention({ accountId: required(b, 'accountId'), kind, text: text(b, 'text'), mediaUrl: text(b, 'mediaUrl'), from: person(b) });
+    return personMention(state, { accountId: required(b, 'accountId'), kind, text: text(b, 'text'), mediaUrl: text(b, 'mediaUrl'), from: person(b) });
   });
   post('/_sandbox/meta/messages', (b) =>
-    state.personMessage({
+    personMessage(state, {
       accountId: required(b, 'accountId'),
       text: text(b, 'text'),
       attachments: Array.isArray(b.attachments) ? (b.attachments as Attachment[]) : undefined,
@@ -49,16 +50,16 @@ export function registerMetaControl(app: FastifyInstance, state: SandboxState): 
   );
   post('/_sandbox/meta/reactions', (b) => {
     const action = text(b, 'action');
-    return state.personReact({ mid: text(b, 'mid'), postId: text(b, 'postId'), reaction: text(b, 'reaction'), action: action === 'unreact' ? 'unreact' : 'react', from: person(b) });
+    return personReact(state, { mid: text(b, 'mid'), postId: text(b, 'postId'), reaction: text(b, 'reaction'), action: action === 'unreact' ? 'unreact' : 'react', from: person(b) });
   });
-  post('/_sandbox/meta/reads', (b) => state.personRead({ accountId: required(b, 'accountId'), from: person(b) ?? {} }));
-  post('/_sandbox/meta/postbacks', (b) => state.personPress({ accountId: required(b, 'accountId'), title: required(b, 'title'), payload: required(b, 'payload'), from: person(b) }));
+  post('/_sandbox/meta/reads', (b) => personRead(state, { accountId: required(b, 'accountId'), from: person(b) ?? {} }));
+  post('/_sandbox/meta/postbacks', (b) => personPress(state, { accountId: required(b, 'accountId'), title: required(b, 'title'), payload: required(b, 'payload'), from: person(b) }));
   post('/_sandbox/meta/followers', (b) => {
-    state.setFollowers(required(b, 'accountId'), typeof b.count === 'number' ? b.count : NaN);
+    setFollowers(state, required(b, 'accountId'), typeof b.count === 'number' ? b.count : NaN);
     return { ok: true };
   });
   post('/_sandbox/meta/page-tasks', (b) => {
-    state.setPageTasks(required(b, 'pageId'), Array.isArray(b.tasks) ? b.tasks.map(String) : []);
+    setPageTasks(state, required(b, 'pageId'), Array.isArray(b.tasks) ? b.tasks.map(String) : []);
     return { ok: true };
   });
 }

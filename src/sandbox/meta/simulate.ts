@@ -1,4 +1,4 @@
-// What people do on Pages and Instagram, as SandboxState functions (issue 3, point 7): comment,
+// What people do on Pages and Instagram, as functions of the state (issue 3, point 7): comment,
 // mention, message, react, read, press a button; and the account settings tests tune (followers,
 // Page tasks). The control API (meta/control.ts) calls these; in-process tests may too.
 import type { SandboxState } from '../core/state.ts';

@@ -6,7 +6,7 @@ import type { SandboxState } from '../core/state.ts';
 import { WHATSAPP_ERRORS, whatsappErrorBody } from './errors.ts';
 import { changeAccountRestriction, changePhoneQuality, changeTemplateCategory, changeTemplateQuality, type PhoneQualityInput } from './events.ts';
 import { receiveMessage, type InboundInput } from './inbound.ts';
-import type { PhoneNumberInput, WabaInput } from './seed.ts';
+import { addPhoneNumber, addWhatsAppBusiness, type PhoneNumberInput, type WabaInput } from './seed.ts';
 import { setStatus } from './statuses.ts';
 import { digitsOf, type QualityRating, type TemplateCategory, type TemplateStatus } from './store.ts';
 import { decideTemplate } from './templates.ts';
@@ -41,10 +41,10 @@ export function registerWhatsAppControl(app: FastifyInstance, state: SandboxStat
     messages: [...wa().messages.values()],
     media: [...wa().media.values()].map((m) => ({ id: m.id, phoneNumberId: m.phoneNumberId, mimeType: m.mimeType, size: m.bytes.length, deleted: m.deleted })),
   }));
-  app.post('/_sandbox/whatsapp/businesses', (req) => guard(() => state.addWhatsAppBusiness(obj(req.body) as WabaInput)));
+  app.post('/_sandbox/whatsapp/businesses', (req) => guard(() => addWhatsAppBusiness(state, obj(req.body) as WabaInput)));
   app.post('/_sandbox/whatsapp/phone-numbers', (req) => {
     const body = obj(req.body);
-    return guard(() => state.addWhatsAppPhoneNumber(need(body, 'wabaId'), body as PhoneNumberInput));
+    return guard(() => addPhoneNumber(state, need(body, 'wabaId'), body as PhoneNumberInput));
   });
   /** Edit a number: test-number recipients, registration. */
   app.patch('/_sandbox/whatsapp/phone-numbers/:id', (req) => {

@@ -1,0 +1,19 @@
+// The instagram module: Instagram Login (www.instagram.com, api.instagram.com) and
+// graph.instagram.com. Its objects live in the Meta store (meta/module.ts); its default account
+// is the one linked to the default Page (facebook/module.ts).
+import type { SandboxModule } from '../module.ts';
+import { instagramGraphHost, instagramWebHosts } from './hosts.ts';
+
+export const instagramModule: SandboxModule<'instagram'> = {
+  name: 'instagram',
+  hosts: () => [...instagramWebHosts(), instagramGraphHost()],
+  // A container whose media download the restart cut off fails as a download that timed out
+  // (platforms.md §2.4).
+  restored: (state) => {
+    for (const container of state.meta.igContainers.values()) {
+      if (container.download !== 'pending') continue;
+      container.download = 'failed';
+      container.errorSubcode = 2207003;
+    }
+  },
+};

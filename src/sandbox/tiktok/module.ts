@@ -1,0 +1,28 @@
+// The tiktok module: its hosts, its store, and the private account `sandbox.tiktok`.
+import type { SandboxModule } from '../module.ts';
+import { tiktokHosts } from './hosts.ts';
+import { TikTokStore } from './store.ts';
+
+declare module '../core/module.ts' {
+  interface SandboxStores {
+    readonly tiktok: TikTokStore;
+  }
+}
+
+export const tiktokModule: SandboxModule<'tiktok', TikTokStore> = {
+  name: 'tiktok',
+  store: () => new TikTokStore(),
+  seed: (state) => {
+    state.addTikTokCreator({ username: 'sandbox.tiktok', displayName: 'Sandbox TikTok' });
+  },
+  hosts: tiktokHosts,
+  // A PULL_FROM_URL publish whose download the restart cut off fails as a failed pull does.
+  restored: (state) => {
+    const now = state.clock.now();
+    for (const publish of state.tiktok.publishes.values()) {
+      if (publish.source !== 'PULL_FROM_URL' || publish.transferredAt !== null) continue;
+      publish.failReason ??= publish.media === 'VIDEO' ? 'video_pull_failed' : 'photo_pull_failed';
+      publish.transferredAt = now;
+    }
+  },
+};
