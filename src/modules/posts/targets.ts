@@ -5,19 +5,19 @@ import type { Tenant } from '../../db/tenant.ts';
 import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { NewPost } from './schemas.ts';
 import { TARGET_PLATFORMS } from './schemas.ts';
-import { POSTABLE_PLATFORMS, validateTarget, type TargetResult } from './validate/index.ts';
+import { isPostPlatform, validateTarget, type TargetResult } from './validate/index.ts';
 
 /** Clock skew tolerated on scheduledFor (DESIGN §2 Posts). */
 export const SCHEDULE_SKEW_MS = 60_000;
 
-export interface ResolvedTarget extends TargetResult {
+/** A target as validated: its platform with the typed options (TargetResult), and its account. */
+export type ResolvedTarget = TargetResult & {
   accountId: string;
-  platform: string;
   input: Record<string, unknown>;
   approvalRequired: boolean;
   /** The account as read (for the publishing-window check, without reading it again). */
   account: AccountRow;
-}
+};
 
 export function checkSchedule(body: Pick<NewPost, 'scheduledFor' | 'publishNow'>, now: number): number | null {
   if (body.scheduledFor === undefined) return null;
@@ -49,17 +49,23 @@ export async function resolveTargets(tenant: Tenant, body: NewPost, live: boolea
       if (!(TARGET_PLATFORMS as readonly string[]).includes(target.platform)) throw errors.invalid(`${path}.platform`, `must be one of ${TARGET_PLATFORMS.join(', ')}`);
       if (target.platform !== account.platform) throw errors.invalid(`${path}.platform`, `does not match the account, which is a ${account.platform} account`);
     }
-    if (!POSTABLE_PLATFORMS.includes(account.platform)) throw errors.invalid(`${path}.accountId`, `${account.platform} accounts cannot publish posts`);
+    const platform = account.platform;
+    if (!isPostPlatform(platform)) throw errors.invalid(`${path}.accountId`, `${platform} accounts cannot publish posts`);
     const input = (target.platformSpecificData ?? {}) as Record<string, unknown>;
-    const result = validateTarget(account.platform, { content: body.content, data: input, live, path, allowHttp });
-    return { accountId: account.id, platform: account.platform, input, approvalRequired: account.approval_required === 1, account, ...result };
+    const result = validateTarget(platform, { content: body.content, data: input, live, path, allowHttp });
+    return { accountId: account.id, input, approvalRequired: account.approval_required === 1, account, ...result };
   });
 }
 
-/** Validates stored targets again (new content, or going live). */
-export function revalidateTargets(targets: PostTargetRow[], content: string, live: boolean, allowHttp: boolean): TargetResult[] {
+/**
+ * Validates stored targets again (new content, or going live). Targets exist for post platforms
+ * only; one of another platform would keep no options.
+ */
+export function revalidateTargets(targets: PostTargetRow[], content: string, live: boolean, allowHttp: boolean): Array<Pick<TargetResult, 'options' | 'warnings'>> {
   return targets.map((t) =>
-    validateTarget(t.platform, { content, data: JSON.parse(t.input) as Record<string, unknown>, live, path: `platforms[${t.position}]`, allowHttp }),
+    isPostPlatform(t.platform)
+      ? validateTarget(t.platform, { content, data: JSON.parse(t.input) as Record<string, unknown>, live, path: `platforms[${t.position}]`, allowHttp })
+      : { options: {}, warnings: [] },
   );
 }
 

@@ -2,6 +2,7 @@
 // type and limits, failing with a 400 that names the field by path, and collecting warnings
 // for keys that are skipped. Format rules run on every create and PATCH; `live` rules only when
 // the post is to go live (create with publishNow or scheduledFor, and publish).
+import { IsSchema, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { errors } from '../../../http/errors.ts';
 
 export interface Warning {
@@ -21,23 +22,80 @@ export interface TargetInput {
   allowHttp: boolean;
 }
 
-export interface TargetResult {
-  /** The keys that apply, normalised; this is what the publisher reads. */
-  options: Record<string, unknown>;
+/** What a platform validator gives back: its normalised options and the skipped keys. */
+export interface Validated<O> {
+  /** The keys that apply, normalised; this is what is stored and what the publisher reads. */
+  options: O;
   warnings: Warning[];
 }
-
-export type PlatformValidator = (input: TargetInput) => TargetResult;
 
 /** Code points, as the platforms count text length. */
 export const length = (text: string): number => [...text].length;
 
-export class Fields {
+// Reading a platform schema (src/platforms/<platform>/options.ts): the keywords its format rules
+// use. The schemas are plain JSON Schema, so each keyword is read and type-checked here.
+function keyword(schema: TSchema, name: string): unknown {
+  return name in schema ? (schema as Record<string, unknown>)[name] : undefined;
+}
+export function numberKeyword(schema: TSchema, name: 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems'): number | undefined {
+  const value = keyword(schema, name);
+  return typeof value === 'number' ? value : undefined;
+}
+/** The words an enum schema allows (a string enum), in the schema's order. */
+export function enumOf(schema: TSchema): readonly string[] {
+  const values = keyword(schema, 'enum');
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw new Error('not a string enum schema');
+  return values;
+}
+/** The schema's pattern, or null when it has none. */
+export function patternOf(schema: TSchema): RegExp | null {
+  const pattern = keyword(schema, 'pattern');
+  return typeof pattern === 'string' ? new RegExp(pattern, 'u') : null;
+}
+/** The schema of an array's items, or of an object's property. */
+export function itemsOf(schema: TSchema): TSchema {
+  const items = keyword(schema, 'items');
+  if (!IsSchema(items)) throw new Error('not an array schema');
+  return items;
+}
+export function propertyOf(schema: TSchema, key: string): TSchema {
+  const properties = keyword(schema, 'properties');
+  const property = properties && typeof properties === 'object' ? (properties as Record<string, unknown>)[key] : undefined;
+  if (!IsSchema(property)) throw new Error(`no property ${key} in the schema`);
+  return property;
+}
+
+/** Why `value` breaks a string schema's type or length, or null (lengths in code points). */
+export function stringProblem(schema: TSchema, value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  const min = numberKeyword(schema, 'minLength');
+  const max = numberKeyword(schema, 'maxLength');
+  const n = length(value);
+  if (min !== undefined && n < min) return min === 1 ? 'must not be empty' : `must have at least ${min} characters`;
+  if (max !== undefined && n > max) return `must have at most ${max} characters`;
+  return null;
+}
+
+/** Why `value` is not one of an enum schema's words, or null. */
+export function enumProblem(schema: TSchema, value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  const values = enumOf(schema);
+  return values.includes(value) ? null : `must be one of ${values.join(', ')}`;
+}
+
+/** The format rules of one platform's keys, read from its schema, with the 400 that names the key. */
+export class Fields<P extends TProperties> {
   readonly warnings: Warning[] = [];
-  readonly options: Record<string, unknown> = {};
   readonly input: TargetInput;
-  constructor(input: TargetInput) {
+  readonly schema: TObject<P>;
+  constructor(input: TargetInput, schema: TObject<P>) {
     this.input = input;
+    this.schema = schema;
+  }
+
+  /** The schema of one key. */
+  prop(key: keyof P & string): TSchema {
+    return propertyOf(this.schema, key);
   }
 
   path(key: string): string {
@@ -53,6 +111,13 @@ export class Fields {
     throw errors.invalid(`${this.input.path}.${field}`, problem);
   }
 
+  /** Fails on a live-only rule a platform's options.ts reports broken (`content`: the post's text). */
+  failLive(broken: { key: string; problem: string; content?: boolean } | null): void {
+    if (!broken) return;
+    if (broken.content === true) this.failTarget('content', broken.problem);
+    this.fail(broken.key, broken.problem);
+  }
+
   has(key: string): boolean {
     return this.input.data[key] !== undefined && this.input.data[key] !== null;
   }
@@ -65,38 +130,54 @@ export class Fields {
     if (this.has(key)) this.warnings.push({ key, message });
   }
 
-  string(key: string, limits: { min?: number; max?: number } = {}): string | undefined {
+  /** A string key: its type and length from the schema. */
+  string(key: keyof P & string): string | undefined {
+    return this.anyString(key);
+  }
+
+  private anyString(key: string): string | undefined {
     if (!this.has(key)) return undefined;
     const value = this.raw(key);
-    if (typeof value !== 'string') this.fail(key, 'must be a string');
-    checkLength(value, limits, (problem) => this.fail(key, problem));
+    const problem = stringProblem(propertyOf(this.schema, key), value);
+    if (problem !== null || typeof value !== 'string') return this.fail(key, problem ?? 'must be a string');
     return value;
   }
 
-  boolean(key: string): boolean | undefined {
+  /** Whether a string matches the key's pattern (the caller says what is wrong when not). */
+  matches(key: keyof P & string, value: string): boolean {
+    return patternOf(this.prop(key))?.test(value) ?? true;
+  }
+
+  boolean(key: keyof P & string): boolean | undefined {
     if (!this.has(key)) return undefined;
     const value = this.raw(key);
     if (typeof value !== 'boolean') this.fail(key, 'must be a boolean');
     return value;
   }
 
-  integer(key: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  /** An integer key within the schema's minimum and maximum (`max`: a tighter bound known only now). */
+  integer(key: keyof P & string, max?: number): number | undefined {
     if (!this.has(key)) return undefined;
     const value = this.raw(key);
+    const schema = this.prop(key);
+    const min = numberKeyword(schema, 'minimum') ?? 0;
+    const top = max ?? numberKeyword(schema, 'maximum') ?? Number.MAX_SAFE_INTEGER;
     if (typeof value !== 'number' || !Number.isInteger(value)) this.fail(key, 'must be an integer');
-    if (value < min || value > max) this.fail(key, `must be between ${min} and ${max}`);
+    if (value < min || value > top) this.fail(key, `must be between ${min} and ${top}`);
     return value;
   }
 
-  oneOf<T extends string>(key: string, values: readonly T[]): T | undefined {
-    const value = this.string(key);
-    if (value === undefined) return undefined;
-    if (!(values as readonly string[]).includes(value)) this.fail(key, `must be one of ${values.join(', ')}`);
-    return value as T;
+  /** An enum key: one of the schema's words, typed as the schema says. */
+  oneOf<K extends keyof P & string>(key: K): Exclude<Static<P[K]>, undefined> | undefined {
+    if (!this.has(key)) return undefined;
+    const value = this.raw(key);
+    const problem = enumProblem(this.prop(key), value);
+    if (problem) this.fail(key, problem);
+    return value as Exclude<Static<P[K]>, undefined>;
   }
 
   /** A URL the platform fetches (media, covers): http too where `allowHttp` says so. */
-  url(key: string, what = 'an https URL'): string | undefined {
+  url(key: keyof P & string, what = 'an https URL'): string | undefined {
     return this.checkedUrl(key, this.input.allowHttp, what);
   }
 
@@ -106,24 +187,30 @@ export class Fields {
    * media from a development machine, it has nothing to do with the links a post shows. https
    * only, unless the platform takes http links too (`http: true`, reddit).
    */
-  link(key: string, options: { http?: boolean } = {}): string | undefined {
+  link(key: keyof P & string, options: { http?: boolean } = {}): string | undefined {
     return this.checkedUrl(key, options.http === true, options.http === true ? 'an http(s) URL' : 'an https URL');
   }
 
   private checkedUrl(key: string, allowHttp: boolean, what: string): string | undefined {
-    const value = this.string(key, { max: 2000 });
+    const value = this.anyString(key);
     if (value === undefined) return undefined;
     const problem = urlProblem(value, allowHttp, what);
     if (problem) this.fail(key, problem);
     return value;
   }
 
-  /** mediaUrl or mediaUrls as one list (mediaUrl is a list of one); both at once is a 400. */
-  mediaUrls(min = 1, max = 35): string[] {
+  /**
+   * mediaUrl or mediaUrls as one list (mediaUrl is a list of one); both at once is a 400. The
+   * count of mediaUrls is the schema's minItems to maxItems.
+   */
+  mediaUrls(): string[] {
     if (this.has('mediaUrl') && this.has('mediaUrls')) this.fail('mediaUrls', 'give mediaUrl or mediaUrls, not both');
-    if (this.has('mediaUrl')) return [this.url('mediaUrl') ?? ''];
+    if (this.has('mediaUrl')) return [this.checkedUrl('mediaUrl', this.input.allowHttp, 'an https URL') ?? ''];
     if (!this.has('mediaUrls')) return [];
     const value = this.raw('mediaUrls');
+    const schema = propertyOf(this.schema, 'mediaUrls');
+    const min = numberKeyword(schema, 'minItems') ?? 0;
+    const max = numberKeyword(schema, 'maxItems') ?? Number.MAX_SAFE_INTEGER;
     if (!Array.isArray(value)) this.fail('mediaUrls', 'must be an array of URLs');
     if (value.length < min || value.length > max) this.fail('mediaUrls', `must have ${min} to ${max} items`);
     return value.map((item, i) => {
@@ -133,21 +220,12 @@ export class Fields {
       return item;
     });
   }
-
-  /** Keeps a value among the options sent to the publisher. */
-  keep(key: string, value: unknown): void {
-    if (value !== undefined) this.options[key] = value;
-  }
-
-  result(): TargetResult {
-    return { options: this.options, warnings: this.warnings };
-  }
 }
 
-export function checkLength(value: string, limits: { min?: number; max?: number }, fail: (problem: string) => never): void {
-  const n = length(value);
-  if (limits.min !== undefined && n < limits.min) fail(limits.min === 1 ? 'must not be empty' : `must have at least ${limits.min} characters`);
-  if (limits.max !== undefined && n > limits.max) fail(`must have at most ${limits.max} characters`);
+/** `options` without its undefined keys, in the same order: the object as stored (JSON). */
+export function compact<O extends object>(options: O): O {
+  for (const key of Object.keys(options) as Array<keyof O>) if (options[key] === undefined) delete options[key];
+  return options;
 }
 
 export function urlProblem(value: string, allowHttp: boolean, what: string): string | null {

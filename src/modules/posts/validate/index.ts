@@ -1,35 +1,69 @@
 // One validator per platform, and the warnings no single platform can give: a key that belongs
 // to another platform, or to none. Those keys are skipped (never sent) and reported on the
-// target as `warnings`.
+// target as `warnings`. The result carries the platform with its typed options (the schemas
+// and types are in src/platforms/<platform>/options.ts); `options` is what is stored per target.
+import type { FacebookOptions } from '../../../platforms/facebook/options.ts';
+import type { InstagramOptions } from '../../../platforms/instagram/options.ts';
+import type { RedditOptions } from '../../../platforms/reddit/options.ts';
+import type { ThreadsOptions } from '../../../platforms/threads/options.ts';
+import type { TiktokOptions } from '../../../platforms/tiktok/options.ts';
 import { POST_PLATFORMS } from '../schemas.ts';
-import type { PlatformValidator, TargetInput, TargetResult, Warning } from './common.ts';
+import type { TargetInput, Warning } from './common.ts';
 import { FACEBOOK_KEYS, validateFacebook } from './facebook.ts';
 import { INSTAGRAM_KEYS, validateInstagram } from './instagram.ts';
 import { REDDIT_KEYS, validateReddit } from './reddit.ts';
 import { THREADS_KEYS, validateThreads } from './threads.ts';
 import { TIKTOK_KEYS, validateTiktok } from './tiktok.ts';
 
-export type { TargetResult, Warning } from './common.ts';
+export type { TargetInput, Warning } from './common.ts';
 
-type PostPlatform = (typeof POST_PLATFORMS)[number];
+export type PostPlatform = (typeof POST_PLATFORMS)[number];
 
-const PLATFORMS: Record<PostPlatform, { keys: readonly string[]; validate: PlatformValidator }> = {
-  reddit: { keys: REDDIT_KEYS, validate: validateReddit },
-  instagram: { keys: INSTAGRAM_KEYS, validate: validateInstagram },
-  facebook: { keys: FACEBOOK_KEYS, validate: validateFacebook },
-  threads: { keys: THREADS_KEYS, validate: validateThreads },
-  tiktok: { keys: TIKTOK_KEYS, validate: validateTiktok },
+/** A target's validated options, discriminated by its platform. */
+export type PlatformOptions =
+  | { platform: 'reddit'; options: RedditOptions }
+  | { platform: 'instagram'; options: InstagramOptions }
+  | { platform: 'facebook'; options: FacebookOptions }
+  | { platform: 'threads'; options: ThreadsOptions }
+  | { platform: 'tiktok'; options: TiktokOptions };
+
+/** The platform, its options as stored and read by the publisher, and the keys skipped. */
+export type TargetResult = PlatformOptions & { warnings: Warning[] };
+
+const KEYS: Record<PostPlatform, readonly string[]> = {
+  reddit: REDDIT_KEYS,
+  instagram: INSTAGRAM_KEYS,
+  facebook: FACEBOOK_KEYS,
+  threads: THREADS_KEYS,
+  tiktok: TIKTOK_KEYS,
 };
 
 /** Platforms posts can target (accounts of other platforms, e.g. whatsapp, cannot be). */
 export const POSTABLE_PLATFORMS: readonly string[] = POST_PLATFORMS;
 
-const isPostPlatform = (platform: string): platform is PostPlatform => POSTABLE_PLATFORMS.includes(platform);
+export const isPostPlatform = (platform: string): platform is PostPlatform => POSTABLE_PLATFORMS.includes(platform);
 
-export function validateTarget(platform: string, input: TargetInput): TargetResult {
-  const entry = isPostPlatform(platform) ? PLATFORMS[platform] : undefined;
-  if (!entry) return { options: {}, warnings: [] };
-  const own = new Set(entry.keys);
+function validateOwn(platform: PostPlatform, input: TargetInput): TargetResult {
+  switch (platform) {
+    case 'reddit':
+      return { platform, ...validateReddit(input) };
+    case 'instagram':
+      return { platform, ...validateInstagram(input) };
+    case 'facebook':
+      return { platform, ...validateFacebook(input) };
+    case 'threads':
+      return { platform, ...validateThreads(input) };
+    case 'tiktok':
+      return { platform, ...validateTiktok(input) };
+    default: {
+      const unreachable: never = platform;
+      return unreachable;
+    }
+  }
+}
+
+export function validateTarget(platform: PostPlatform, input: TargetInput): TargetResult {
+  const own = new Set(KEYS[platform]);
   const foreign: Warning[] = [];
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input.data)) {
@@ -37,11 +71,11 @@ export function validateTarget(platform: string, input: TargetInput): TargetResu
       data[key] = value;
       continue;
     }
-    const owners = Object.entries(PLATFORMS)
-      .filter(([, p]) => p.keys.includes(key))
+    const owners = Object.entries(KEYS)
+      .filter(([, keys]) => keys.includes(key))
       .map(([name]) => name);
     foreign.push({ key, message: owners.length ? `applies to ${owners.join(', ')}, not ${platform}; skipped` : `unknown key for ${platform}; skipped` });
   }
-  const result = entry.validate({ ...input, data });
-  return { options: result.options, warnings: [...foreign, ...result.warnings] };
+  const result = validateOwn(platform, { ...input, data });
+  return { ...result, warnings: [...foreign, ...result.warnings] };
 }

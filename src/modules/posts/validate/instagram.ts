@@ -1,17 +1,27 @@
-// instagram's platformSpecificData (contract table "instagram"; platforms.md §2.3). Both
-// spellings of the type are accepted (mediaType IMAGE … or contentType feed …) and normalised
-// to one `kind`: IMAGE, REELS (videos publish as Reels), STORIES or CAROUSEL.
-import { extensionOf, Fields, hashtagCount, length, looksLikeVideo, type TargetInput, type TargetResult } from './common.ts';
+// instagram's platformSpecificData (contract table "instagram"; platforms.md §2.3): the format
+// rules of src/platforms/instagram/options.ts, its live-only rules when the post goes live, and
+// the rules between keys. Both spellings of the type are accepted (mediaType IMAGE … or
+// contentType feed …) and normalised to one `kind`: IMAGE, REELS (videos publish as Reels),
+// STORIES or CAROUSEL.
+import {
+  INSTAGRAM_CAPTION_MAX,
+  INSTAGRAM_CAROUSEL,
+  INSTAGRAM_HASHTAGS_MAX,
+  InstagramData,
+  instagramLiveProblem,
+  type INSTAGRAM_TYPES,
+  type InstagramGraduationStrategy,
+  type InstagramKind,
+  type InstagramOptions,
+  type InstagramUserTag,
+} from '../../../platforms/instagram/options.ts';
+import { compact, enumOf, extensionOf, Fields, hashtagCount, itemsOf, length, looksLikeVideo, numberKeyword, patternOf, propertyOf, stringProblem, type TargetInput, type Validated } from './common.ts';
 
-export const INSTAGRAM_KEYS = [
-  'mediaUrl', 'mediaUrls', 'mediaType', 'contentType', 'firstComment', 'collaborators', 'userTags', 'locationId',
-  'altText', 'altTexts', 'shareToFeed', 'thumbOffset', 'coverUrl', 'audioName', 'trialParams', 'commentsEnabled',
-] as const;
-const TYPES = ['IMAGE', 'VIDEO', 'REELS', 'STORIES', 'CAROUSEL', 'feed', 'reel', 'story', 'carousel'] as const;
-type Kind = 'IMAGE' | 'REELS' | 'STORIES' | 'CAROUSEL';
+export const INSTAGRAM_KEYS = Object.keys(InstagramData.properties);
+type InstagramFields = Fields<(typeof InstagramData)['properties']>;
 const NOT_JPEG = new Set(['png', 'gif', 'webp', 'heic', 'bmp', 'tif', 'tiff']);
 
-function kindOf(type: (typeof TYPES)[number], urls: string[]): Kind {
+function kindOf(type: (typeof INSTAGRAM_TYPES)[number], urls: string[]): InstagramKind {
   switch (type) {
     case 'IMAGE':
       return 'IMAGE';
@@ -34,31 +44,31 @@ function kindOf(type: (typeof TYPES)[number], urls: string[]): Kind {
   }
 }
 
-export function validateInstagram(input: TargetInput): TargetResult {
-  const f: Fields = new Fields(input);
-  const urls = f.mediaUrls(1, 10);
-  const mediaType = f.oneOf('mediaType', TYPES);
-  const contentType = f.oneOf('contentType', TYPES);
+export function validateInstagram(input: TargetInput): Validated<InstagramOptions> {
+  const f = new Fields(input, InstagramData);
+  const urls = f.mediaUrls();
+  const mediaType = f.oneOf('mediaType');
+  const contentType = f.oneOf('contentType');
   const kinds = [mediaType, contentType].filter((t) => t !== undefined).map((t) => kindOf(t, urls));
   if (kinds.length === 2 && kinds[0] !== kinds[1]) f.fail('contentType', `disagrees with mediaType (${mediaType ?? ''})`);
-  const kind: Kind = kinds[0] ?? (urls.length > 1 ? 'CAROUSEL' : looksLikeVideo(urls[0] ?? '') ? 'REELS' : 'IMAGE');
+  const kind: InstagramKind = kinds[0] ?? (urls.length > 1 ? 'CAROUSEL' : looksLikeVideo(urls[0] ?? '') ? 'REELS' : 'IMAGE');
   const typeKey = mediaType !== undefined ? 'mediaType' : 'contentType';
+  const carousel = `a carousel has ${INSTAGRAM_CAROUSEL.min} to ${INSTAGRAM_CAROUSEL.max} items`;
 
-  if (kind === 'CAROUSEL' && urls.length && (urls.length < 2 || urls.length > 10)) f.fail('mediaUrls', 'a carousel has 2 to 10 items');
-  if (kind !== 'CAROUSEL' && urls.length > 1) f.fail('mediaUrls', `${kind} posts take one item; a carousel takes 2 to 10`);
+  if (kind === 'CAROUSEL' && urls.length && (urls.length < INSTAGRAM_CAROUSEL.min || urls.length > INSTAGRAM_CAROUSEL.max)) f.fail('mediaUrls', carousel);
+  if (kind !== 'CAROUSEL' && urls.length > 1) f.fail('mediaUrls', `${kind} posts take one item; a carousel takes ${INSTAGRAM_CAROUSEL.min} to ${INSTAGRAM_CAROUSEL.max}`);
   if (kind === 'REELS' && urls[0] && !looksLikeVideo(urls[0]) && extensionOf(urls[0]) !== null) f.fail(typeKey, 'Reels need a video');
   urls.forEach((url, i) => {
     if (NOT_JPEG.has(extensionOf(url) ?? '')) f.fail(f.has('mediaUrl') ? 'mediaUrl' : `mediaUrls[${i}]`, 'instagram images must be JPEG');
   });
-  if (input.live && urls.length === 0) f.fail('mediaUrl', 'required: instagram posts need an image or a video');
-  if (input.live && kind === 'CAROUSEL' && urls.length < 2) f.fail('mediaUrls', 'a carousel has 2 to 10 items');
+  if (input.live) f.failLive(instagramLiveProblem(kind, urls));
 
   const story = kind === 'STORIES';
   if (story) {
     if (input.content) f.warnings.push({ key: 'content', message: 'stories have no caption; the content is not sent to instagram' });
   } else {
-    if (length(input.content) > 2200) f.failTarget('content', 'an instagram caption has at most 2200 characters');
-    if (hashtagCount(input.content) > 30) f.failTarget('content', 'an instagram caption has at most 30 hashtags');
+    if (length(input.content) > INSTAGRAM_CAPTION_MAX) f.failTarget('content', `an instagram caption has at most ${INSTAGRAM_CAPTION_MAX} characters`);
+    if (hashtagCount(input.content) > INSTAGRAM_HASHTAGS_MAX) f.failTarget('content', `an instagram caption has at most ${INSTAGRAM_HASHTAGS_MAX} hashtags`);
   }
   const storySkip = (key: string) => {
     if (story && f.has(key)) {
@@ -67,95 +77,123 @@ export function validateInstagram(input: TargetInput): TargetResult {
     }
     return false;
   };
-  if (!storySkip('firstComment')) f.keep('firstComment', f.string('firstComment', { min: 1, max: 2200 }));
-  if (!storySkip('collaborators')) f.keep('collaborators', collaborators(f));
+  const firstComment = storySkip('firstComment') ? undefined : f.string('firstComment');
+  const collaboratorList = storySkip('collaborators') ? undefined : collaborators(f);
+  let locationId: string | undefined;
   if (!storySkip('locationId')) {
-    const location = f.string('locationId', { min: 1, max: 64 });
-    if (location !== undefined && !/^\d+$/.test(location)) f.fail('locationId', 'must be a location page id (digits)');
-    f.keep('locationId', location);
+    locationId = f.string('locationId');
+    if (locationId !== undefined && !f.matches('locationId', locationId)) f.fail('locationId', 'must be a location page id (digits)');
   }
-  f.keep('userTags', userTags(f, urls, kind));
-  altTexts(f, urls, kind);
-  reelsOptions(f, kind);
-  f.keep('commentsEnabled', f.boolean('commentsEnabled'));
-  f.keep('kind', kind);
-  if (urls.length) f.keep('mediaUrls', urls);
-  return f.result();
+  const tags = userTags(f, urls, kind);
+  const alt = altTexts(f, urls, kind);
+  const reels = reelsOptions(f, kind);
+  const options: InstagramOptions = compact({
+    firstComment,
+    collaborators: collaboratorList,
+    locationId,
+    userTags: tags,
+    ...alt,
+    ...reels,
+    commentsEnabled: f.boolean('commentsEnabled'),
+    kind,
+    mediaUrls: urls.length ? urls : undefined,
+  });
+  return { options, warnings: f.warnings };
 }
 
-function collaborators(f: Fields): string[] | undefined {
+function collaborators(f: InstagramFields): string[] | undefined {
   if (!f.has('collaborators')) return undefined;
   const value = f.raw('collaborators');
+  const schema = f.prop('collaborators');
+  const max = numberKeyword(schema, 'maxItems') ?? 0;
+  const username = patternOf(itemsOf(schema));
   if (!Array.isArray(value)) f.fail('collaborators', 'must be an array of usernames');
-  if (value.length > 3) f.fail('collaborators', 'at most 3 usernames');
+  if (value.length > max) f.fail('collaborators', `at most ${max} usernames`);
   return value.map((name: unknown, i) => {
-    if (typeof name !== 'string' || !/^[A-Za-z0-9._]{1,30}$/.test(name)) f.fail(`collaborators[${i}]`, 'must be an instagram username');
+    if (typeof name !== 'string' || !(username?.test(name) ?? true)) f.fail(`collaborators[${i}]`, 'must be an instagram username');
     return name;
   });
 }
 
-function userTags(f: Fields, urls: string[], kind: Kind): unknown[] | undefined {
+function userTags(f: InstagramFields, urls: string[], kind: InstagramKind): InstagramUserTag[] | undefined {
   if (!f.has('userTags')) return undefined;
   const value = f.raw('userTags');
+  const tagSchema = itemsOf(f.prop('userTags'));
+  const username = patternOf(propertyOf(tagSchema, 'username'));
   if (!Array.isArray(value)) f.fail('userTags', 'must be an array of {username, x, y, mediaIndex?}');
-  return value.map((tag: unknown, i) => {
+  return value.map((tag: unknown, i): InstagramUserTag => {
     const at = `userTags[${i}]`;
     if (!tag || typeof tag !== 'object' || Array.isArray(tag)) f.fail(at, 'must be an object');
     const t = tag as Record<string, unknown>;
-    if (typeof t.username !== 'string' || !/^[A-Za-z0-9._]{1,30}$/.test(t.username)) f.fail(`${at}.username`, t.username === undefined ? 'required' : 'must be an instagram username');
+    if (typeof t.username !== 'string' || !(username?.test(t.username) ?? true)) f.fail(`${at}.username`, t.username === undefined ? 'required' : 'must be an instagram username');
     if (t.mediaIndex !== undefined && (typeof t.mediaIndex !== 'number' || !Number.isInteger(t.mediaIndex) || t.mediaIndex < 0 || (urls.length > 0 && t.mediaIndex >= urls.length))) {
       f.fail(`${at}.mediaIndex`, `must be an item index from 0 to ${Math.max(0, urls.length - 1)}`);
     }
     const index = typeof t.mediaIndex === 'number' ? t.mediaIndex : 0;
     const video = kind === 'REELS' || looksLikeVideo(urls[index] ?? '');
-    for (const axis of ['x', 'y'] as const) {
+    const position = (axis: 'x' | 'y'): number | undefined => {
       const v = t[axis];
+      const schema = propertyOf(tagSchema, axis);
+      const min = numberKeyword(schema, 'minimum') ?? 0;
+      const max = numberKeyword(schema, 'maximum') ?? 1;
       if (v === undefined && !video) f.fail(`${at}.${axis}`, 'required for photos');
-      if (v !== undefined && (typeof v !== 'number' || v < 0 || v > 1)) f.fail(`${at}.${axis}`, 'must be a number from 0 to 1');
-    }
-    return { username: t.username, ...(video ? {} : { x: t.x, y: t.y }), ...(t.mediaIndex !== undefined ? { mediaIndex: t.mediaIndex } : {}) };
+      if (v !== undefined && (typeof v !== 'number' || v < min || v > max)) f.fail(`${at}.${axis}`, `must be a number from ${min} to ${max}`);
+      return v;
+    };
+    const x = position('x');
+    const y = position('y');
+    return { username: t.username, ...(video ? {} : { x, y }), ...(t.mediaIndex !== undefined ? { mediaIndex: t.mediaIndex } : {}) };
   });
 }
 
-function altTexts(f: Fields, urls: string[], kind: Kind): void {
+function altTexts(f: InstagramFields, urls: string[], kind: InstagramKind): Pick<InstagramOptions, 'altText' | 'altTexts'> {
+  const out: Pick<InstagramOptions, 'altText' | 'altTexts'> = {};
   if (f.has('altText') && f.has('altTexts')) f.fail('altTexts', 'give altText or altTexts, not both');
   const imageOnly = kind === 'IMAGE' || (kind === 'STORIES' && !looksLikeVideo(urls[0] ?? ''));
   if (f.has('altText')) {
     if (!imageOnly) f.skip('altText', kind === 'CAROUSEL' ? 'use altTexts (one per item) on carousels; skipped' : 'images only; skipped');
-    else f.keep('altText', f.string('altText', { max: 1000 }));
+    else out.altText = f.string('altText');
   }
-  if (!f.has('altTexts')) return;
+  if (!f.has('altTexts')) return out;
   if (kind !== 'CAROUSEL') {
     f.skip('altTexts', 'carousels only (use altText); skipped');
-    return;
+    return out;
   }
   const value = f.raw('altTexts');
   if (!Array.isArray(value)) f.fail('altTexts', 'must be an array of strings');
   if (urls.length && value.length !== urls.length) f.fail('altTexts', `must give one per carousel item (${urls.length})`);
-  f.keep(
-    'altTexts',
-    value.map((text: unknown, i) => {
-      if (text !== null && typeof text !== 'string') f.fail(`altTexts[${i}]`, 'must be a string or null');
-      if (typeof text === 'string' && length(text) > 1000) f.fail(`altTexts[${i}]`, 'must have at most 1000 characters');
-      return text;
-    }),
-  );
+  // Each item: null, or a string under altText's rules.
+  const itemSchema = f.prop('altText');
+  out.altTexts = value.map((text: unknown, i) => {
+    if (text === null) return null;
+    if (typeof text !== 'string') return f.fail(`altTexts[${i}]`, 'must be a string or null');
+    const problem = stringProblem(itemSchema, text);
+    if (problem) f.fail(`altTexts[${i}]`, problem);
+    return text;
+  });
+  return out;
 }
 
-function reelsOptions(f: Fields, kind: Kind): void {
+type ReelsOptions = Pick<InstagramOptions, 'shareToFeed' | 'thumbOffset' | 'coverUrl' | 'audioName' | 'trialParams'>;
+
+function reelsOptions(f: InstagramFields, kind: InstagramKind): ReelsOptions {
   const keys = ['shareToFeed', 'thumbOffset', 'coverUrl', 'audioName', 'trialParams'];
   if (kind !== 'REELS') {
     for (const key of keys) f.skip(key, 'Reels only; skipped');
-    return;
+    return {};
   }
-  f.keep('shareToFeed', f.boolean('shareToFeed'));
-  f.keep('thumbOffset', f.integer('thumbOffset'));
-  f.keep('coverUrl', f.url('coverUrl'));
-  f.keep('audioName', f.string('audioName', { min: 1, max: 100 }));
+  const out: ReelsOptions = {
+    shareToFeed: f.boolean('shareToFeed'),
+    thumbOffset: f.integer('thumbOffset'),
+    coverUrl: f.url('coverUrl'),
+    audioName: f.string('audioName'),
+  };
   if (f.has('trialParams')) {
     const value = f.raw('trialParams');
     const strategy = value && typeof value === 'object' ? (value as Record<string, unknown>).graduationStrategy : undefined;
-    if (strategy !== 'MANUAL' && strategy !== 'SS_PERFORMANCE') f.fail('trialParams.graduationStrategy', 'must be one of MANUAL, SS_PERFORMANCE');
-    f.keep('trialParams', { graduationStrategy: strategy });
+    const words = enumOf(propertyOf(f.prop('trialParams'), 'graduationStrategy'));
+    if (typeof strategy !== 'string' || !words.includes(strategy)) return f.fail('trialParams.graduationStrategy', `must be one of ${words.join(', ')}`);
+    out.trialParams = { graduationStrategy: strategy as InstagramGraduationStrategy };
   }
+  return out;
 }

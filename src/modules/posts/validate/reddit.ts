@@ -1,31 +1,18 @@
-// reddit's platformSpecificData (contract table "reddit"; platforms.md §6.2).
-import { Fields, length, type TargetInput, type TargetResult } from './common.ts';
+// reddit's platformSpecificData (contract table "reddit"; platforms.md §6.2): the format rules
+// of src/platforms/reddit/options.ts, and its live-only rules when the post goes live.
+import { RedditData, redditLiveProblem, type RedditOptions } from '../../../platforms/reddit/options.ts';
+import { compact, Fields, type TargetInput, type Validated } from './common.ts';
 
-export const REDDIT_KEYS = ['subreddit', 'title', 'url', 'flairId'] as const;
+export const REDDIT_KEYS = Object.keys(RedditData.properties);
 
-const SUBREDDIT = /^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
-
-export function validateReddit(input: TargetInput): TargetResult {
-  const f: Fields = new Fields(input);
-  const subreddit = f.string('subreddit', { min: 1, max: 21 });
+export function validateReddit(input: TargetInput): Validated<RedditOptions> {
+  const f = new Fields(input, RedditData);
+  const subreddit = f.string('subreddit');
   if (subreddit !== undefined) {
     if (/^\/?r\//i.test(subreddit)) f.fail('subreddit', 'write the name without r/');
-    if (!SUBREDDIT.test(subreddit)) f.fail('subreddit', 'must be a subreddit name (letters, digits and _)');
+    if (!f.matches('subreddit', subreddit)) f.fail('subreddit', 'must be a subreddit name (letters, digits and _)');
   }
-  const title = f.string('title', { min: 1, max: 300 });
-  const url = f.link('url', { http: true });
-  const flairId = f.string('flairId', { min: 1, max: 100 });
-  if (input.live) {
-    if (subreddit === undefined) f.fail('subreddit', 'required for live posts');
-    if (title === undefined) {
-      const firstLine = (input.content.split('\n')[0] ?? '').trim();
-      if (!firstLine) f.fail('title', 'required for live posts when the content has no first line to use');
-      if (length(firstLine) > 300) f.fail('title', 'required: the content\'s first line, the default title, has over 300 characters');
-    }
-  }
-  f.keep('subreddit', subreddit);
-  f.keep('title', title);
-  f.keep('url', url);
-  f.keep('flairId', flairId);
-  return f.result();
+  const options = compact({ subreddit, title: f.string('title'), url: f.link('url', { http: true }), flairId: f.string('flairId') });
+  if (input.live) f.failLive(redditLiveProblem(options, input.content));
+  return { options, warnings: f.warnings };
 }

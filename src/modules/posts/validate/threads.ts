@@ -1,26 +1,44 @@
-// threads' platformSpecificData (contract table "threads"; platforms.md §4.2). Options are
-// normalised for the publisher: mediaUrls as a list, mediaType decided, altTexts per item.
+// threads' platformSpecificData (contract table "threads"; platforms.md §4.2): the format rules
+// of src/platforms/threads/options.ts, its live-only rules when the post goes live, and the
+// rules between keys. Options are normalised for the publisher: mediaUrls as a list, mediaType
+// decided, altTexts per item.
+import type { TSchema } from 'typebox';
 import { errors } from '../../../http/errors.ts';
-import { checkLength, Fields, length, looksLikeVideo, urlProblem, type TargetInput, type TargetResult } from './common.ts';
+import {
+  THREADS_CAROUSEL,
+  THREADS_TEXT_MAX,
+  ThreadsData,
+  ThreadsItem,
+  threadsLiveMediaProblem,
+  threadsLiveTextProblem,
+  type ThreadsItemOptions,
+  type ThreadsMediaType,
+  type ThreadsOptions,
+} from '../../../platforms/threads/options.ts';
+import { compact, enumOf, Fields, itemsOf, length, looksLikeVideo, numberKeyword, propertyOf, stringProblem, urlProblem, type TargetInput, type Validated } from './common.ts';
 
-export const THREADS_KEYS = ['mediaUrl', 'mediaUrls', 'mediaType', 'topicTag', 'replyControl', 'linkAttachment', 'altText', 'altTexts', 'firstComment', 'threadItems'] as const;
-const MEDIA_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'] as const;
-const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'] as const;
-const TEXT_MAX = 500;
-const ITEM_KEYS = new Set(['content', 'mediaUrl', 'mediaUrls', 'mediaType', 'altText', 'altTexts']);
+export const THREADS_KEYS = Object.keys(ThreadsData.properties);
+const ITEM_KEYS = new Set(Object.keys(ThreadsItem.properties));
+type ThreadsFields = Fields<(typeof ThreadsData)['properties']>;
+type Fail = (key: string, problem: string) => never;
 
-type MediaType = (typeof MEDIA_TYPES)[number];
+interface Media {
+  mediaType: ThreadsMediaType;
+  mediaUrls: string[];
+  altTexts?: Array<string | null>;
+}
 
-/** Media of one post or thread item: the list, its type, and one alt text per item. */
-function media(f: Fields, at: (key: string) => string, source: Record<string, unknown>): { mediaType: MediaType; mediaUrls: string[]; altTexts?: Array<string | null> } {
-  const fail = (key: string, problem: string): never => {
+/** Media of one post or thread item (`schema`: the object its keys belong to), as the publisher reads them. */
+function media(f: ThreadsFields, schema: TSchema, at: (key: string) => string, source: Record<string, unknown>): Media {
+  const fail: Fail = (key, problem) => {
     throw errors.invalid(at(key), problem);
   };
   if (source.mediaUrl !== undefined && source.mediaUrls !== undefined) fail('mediaUrls', 'give mediaUrl or mediaUrls, not both');
   const raw = source.mediaUrl !== undefined ? [source.mediaUrl] : source.mediaUrls;
   if (raw !== undefined && !Array.isArray(raw)) fail('mediaUrls', 'must be an array of URLs');
   const list = (raw ?? []) as unknown[];
-  if (list.length > 20) fail('mediaUrls', 'must have at most 20 items');
+  const max = numberKeyword(propertyOf(schema, 'mediaUrls'), 'maxItems') ?? Number.MAX_SAFE_INTEGER;
+  if (list.length > max) fail('mediaUrls', `must have at most ${max} items`);
   const urls = list.map((url, i) => {
     const key = source.mediaUrl !== undefined ? 'mediaUrl' : `mediaUrls[${i}]`;
     if (typeof url !== 'string') return fail(key, 'must be a string');
@@ -28,23 +46,26 @@ function media(f: Fields, at: (key: string) => string, source: Record<string, un
     return problem ? fail(key, problem) : url;
   });
   const given = source.mediaType;
-  if (given !== undefined && (typeof given !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(given))) fail('mediaType', `must be one of ${MEDIA_TYPES.join(', ')}`);
-  const mediaType = (given as MediaType | undefined) ?? (urls.length === 0 ? 'TEXT' : urls.length > 1 ? 'CAROUSEL' : looksLikeVideo(urls[0] ?? '') ? 'VIDEO' : 'IMAGE');
+  const types = enumOf(propertyOf(schema, 'mediaType'));
+  if (given !== undefined && (typeof given !== 'string' || !types.includes(given))) fail('mediaType', `must be one of ${types.join(', ')}`);
+  const mediaType = (given as ThreadsMediaType | undefined) ?? (urls.length === 0 ? 'TEXT' : urls.length > 1 ? 'CAROUSEL' : looksLikeVideo(urls[0] ?? '') ? 'VIDEO' : 'IMAGE');
+  const carousel = `a carousel has ${THREADS_CAROUSEL.min} to ${THREADS_CAROUSEL.max} items`;
   if (mediaType === 'TEXT' && urls.length) fail('mediaType', 'TEXT posts take no media');
-  if (mediaType === 'CAROUSEL' && urls.length && (urls.length < 2 || urls.length > 20)) fail('mediaUrls', 'a carousel has 2 to 20 items');
+  if (mediaType === 'CAROUSEL' && urls.length && (urls.length < THREADS_CAROUSEL.min || urls.length > THREADS_CAROUSEL.max)) fail('mediaUrls', carousel);
   if ((mediaType === 'IMAGE' || mediaType === 'VIDEO') && urls.length > 1) fail('mediaUrls', `${mediaType} posts take one item; use CAROUSEL for more`);
-  if (f.input.live && mediaType !== 'TEXT' && urls.length === 0) fail('mediaUrls', `required for ${mediaType} posts`);
-  if (f.input.live && mediaType === 'CAROUSEL' && urls.length < 2) fail('mediaUrls', 'a carousel has 2 to 20 items');
-  const alt = altTexts(source, urls.length, mediaType, fail);
+  const live = f.input.live ? threadsLiveMediaProblem(mediaType, urls) : null;
+  if (live) fail(live.key, live.problem);
+  const alt = altTexts(schema, source, urls.length, mediaType, fail);
   return { mediaType, mediaUrls: urls, ...(alt ? { altTexts: alt } : {}) };
 }
 
-function altTexts(source: Record<string, unknown>, count: number, mediaType: MediaType, fail: (key: string, problem: string) => never): Array<string | null> | undefined {
+function altTexts(schema: TSchema, source: Record<string, unknown>, count: number, mediaType: ThreadsMediaType, fail: Fail): Array<string | null> | undefined {
+  const one = propertyOf(schema, 'altText');
   if (source.altText !== undefined && source.altTexts !== undefined) fail('altTexts', 'give altText or altTexts, not both');
   if (source.altText !== undefined) {
     const alt = source.altText;
-    if (typeof alt !== 'string') return fail('altText', 'must be a string');
-    checkLength(alt, { max: 1000 }, (p) => fail('altText', p));
+    const problem = stringProblem(one, alt);
+    if (problem !== null || typeof alt !== 'string') return fail('altText', problem ?? 'must be a string');
     return mediaType === 'TEXT' ? undefined : Array.from({ length: Math.max(1, count) }, () => alt);
   }
   if (source.altTexts === undefined) return undefined;
@@ -52,53 +73,63 @@ function altTexts(source: Record<string, unknown>, count: number, mediaType: Med
   if (count && source.altTexts.length !== count) fail('altTexts', `must give one per media item (${count})`);
   return source.altTexts.map((text: unknown, i) => {
     if (text === null) return null;
-    if (typeof text !== 'string') return fail(`altTexts[${i}]`, 'must be a string');
-    checkLength(text, { max: 1000 }, (p) => fail(`altTexts[${i}]`, p));
+    const problem = stringProblem(one, text);
+    if (problem !== null || typeof text !== 'string') return fail(`altTexts[${i}]`, problem ?? 'must be a string');
     return text;
   });
 }
 
-export function validateThreads(input: TargetInput): TargetResult {
-  const f: Fields = new Fields(input);
-  const topicTag = f.string('topicTag', { min: 1, max: 50 });
-  if (topicTag !== undefined && /[.&]/.test(topicTag)) f.fail('topicTag', 'may not contain . or &');
-  f.keep('topicTag', topicTag);
-  f.keep('replyControl', f.oneOf('replyControl', REPLY_CONTROLS));
-  const firstComment = f.string('firstComment', { min: 1, max: TEXT_MAX });
-  f.keep('firstComment', firstComment);
+export function validateThreads(input: TargetInput): Validated<ThreadsOptions> {
+  const f = new Fields(input, ThreadsData);
+  const topicTag = f.string('topicTag');
+  if (topicTag !== undefined && !f.matches('topicTag', topicTag)) f.fail('topicTag', 'may not contain . or &');
+  const shared = { topicTag, replyControl: f.oneOf('replyControl'), firstComment: f.string('firstComment') };
 
   if (f.has('threadItems')) {
-    const items = f.raw('threadItems');
-    if (!Array.isArray(items)) f.fail('threadItems', 'must be an array');
-    if (items.length < 1 || items.length > 20) f.fail('threadItems', 'must have 1 to 20 items');
-    const normalised = items.map((item: unknown, i) => {
-      const at = (key: string) => f.path(`threadItems[${i}].${key}`);
-      if (!item || typeof item !== 'object' || Array.isArray(item)) f.fail(`threadItems[${i}]`, 'must be an object');
-      const source = item as Record<string, unknown>;
-      for (const key of Object.keys(source)) if (!ITEM_KEYS.has(key)) f.warnings.push({ key: `threadItems[${i}].${key}`, message: 'unknown key of a thread item; skipped' });
-      if (typeof source.content !== 'string') throw errors.invalid(at('content'), source.content === undefined ? 'required' : 'must be a string');
-      checkLength(source.content, { max: TEXT_MAX }, (p) => {
-        throw errors.invalid(at('content'), p);
-      });
-      const m = media(f, at, source);
-      if (m.mediaType === 'TEXT' && !source.content.trim() && input.live) throw errors.invalid(at('content'), 'required for a text item');
-      return { content: source.content, ...m };
-    });
-    f.keep('threadItems', normalised);
+    const threadItems = items(f);
     for (const key of ['mediaUrl', 'mediaUrls', 'mediaType', 'altText', 'altTexts', 'linkAttachment']) f.skip(key, 'threadItems replace the post content and its media; skipped');
     if (input.content) f.warnings.push({ key: 'content', message: 'threadItems replace the post content; the content is not published on threads' });
-    return f.result();
+    return { options: compact({ ...shared, threadItems }), warnings: f.warnings };
   }
 
-  const at = (key: string) => f.path(key);
-  const m = media(f, at, input.data);
-  if (length(input.content) > TEXT_MAX) f.failTarget('content', `threads posts have at most ${TEXT_MAX} characters`);
-  if (input.live && m.mediaType === 'TEXT' && !input.content.trim()) f.failTarget('content', 'required for a threads text post');
-  const link = f.link('linkAttachment');
-  if (link !== undefined && m.mediaType !== 'TEXT') f.fail('linkAttachment', 'only on text posts (no media)');
-  f.keep('linkAttachment', link);
-  f.keep('mediaType', m.mediaType);
-  if (m.mediaUrls.length) f.keep('mediaUrls', m.mediaUrls);
-  f.keep('altTexts', m.altTexts);
-  return f.result();
+  const m = media(f, ThreadsData, (key) => f.path(key), input.data);
+  if (length(input.content) > THREADS_TEXT_MAX) f.failTarget('content', `threads posts have at most ${THREADS_TEXT_MAX} characters`);
+  if (input.live) f.failLive(contentProblem(threadsLiveTextProblem(m.mediaType, input.content, 'post')));
+  const linkAttachment = f.link('linkAttachment');
+  if (linkAttachment !== undefined && m.mediaType !== 'TEXT') f.fail('linkAttachment', 'only on text posts (no media)');
+  const options: ThreadsOptions = compact({
+    ...shared,
+    linkAttachment,
+    mediaType: m.mediaType,
+    mediaUrls: m.mediaUrls.length ? m.mediaUrls : undefined,
+    altTexts: m.altTexts,
+  });
+  return { options, warnings: f.warnings };
+}
+
+const contentProblem = (problem: string | null) => (problem === null ? null : { key: 'content', content: true, problem });
+
+/** threadItems: 1 to 20 replies, each with its text and media; unknown keys of an item are skipped. */
+function items(f: ThreadsFields): ThreadsItemOptions[] {
+  const value = f.raw('threadItems');
+  const schema = f.prop('threadItems');
+  const min = numberKeyword(schema, 'minItems') ?? 0;
+  const max = numberKeyword(schema, 'maxItems') ?? Number.MAX_SAFE_INTEGER;
+  const itemSchema = itemsOf(schema);
+  if (!Array.isArray(value)) f.fail('threadItems', 'must be an array');
+  if (value.length < min || value.length > max) f.fail('threadItems', `must have ${min} to ${max} items`);
+  return value.map((item: unknown, i): ThreadsItemOptions => {
+    const at = (key: string) => f.path(`threadItems[${i}].${key}`);
+    if (!item || typeof item !== 'object' || Array.isArray(item)) f.fail(`threadItems[${i}]`, 'must be an object');
+    const source = item as Record<string, unknown>;
+    for (const key of Object.keys(source)) if (!ITEM_KEYS.has(key)) f.warnings.push({ key: `threadItems[${i}].${key}`, message: 'unknown key of a thread item; skipped' });
+    const content = source.content;
+    if (typeof content !== 'string') throw errors.invalid(at('content'), content === undefined ? 'required' : 'must be a string');
+    const problem = stringProblem(propertyOf(itemSchema, 'content'), content);
+    if (problem) throw errors.invalid(at('content'), problem);
+    const m = media(f, itemSchema, at, source);
+    const text = f.input.live ? threadsLiveTextProblem(m.mediaType, content, 'item') : null;
+    if (text) throw errors.invalid(at('content'), text);
+    return { content, ...m };
+  });
 }
