@@ -1,5 +1,5 @@
 // buildApp(deps): the Fastify instance with every route, no listen(). Tests and the server both
-// build it this way.
+// build it this way. The routes, schemas and authenticator come from the composition root.
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
@@ -13,9 +13,8 @@ import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
-import { registerMediaFiles } from './modules/media/files-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { routes, sharedSchemas } from './http/routes.ts';
+import { appRoutes, createAuthenticator } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import type { Api } from './http/types.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -53,19 +52,19 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   await registerOpenApi(app);
-  for (const schema of sharedSchemas) app.addSchema(schema);
-  app.setValidatorCompiler(validatorCompiler([ErrorBody, ...sharedSchemas]));
+  for (const schema of appRoutes.schemas) app.addSchema(schema);
+  app.setValidatorCompiler(validatorCompiler([ErrorBody, ...appRoutes.schemas]));
   registerProbes(app);
   if (deps.sandbox) await app.register(sandboxPlugin, { prefix: SANDBOX_PREFIX, state: deps.sandbox });
-  registerMediaFiles(app);
+  for (const route of appRoutes.root) route(app);
 
   await app.register(
     (api, _options, done) => {
-      registerAuth(api);
+      registerAuth(api, createAuthenticator(deps));
       registerTextGuard(api);
       registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
-      for (const route of routes) route(api);
+      for (const route of appRoutes.api) route(api);
       done();
     },
     { prefix: API_PREFIX },

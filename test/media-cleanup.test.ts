@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildJobRegistry } from '../src/jobs/registry.ts';
+import { buildJobRegistry } from '../src/composition.ts';
 import { createLogger } from '../src/http/logging.ts';
 import { MEDIA_RETENTION_MS } from '../src/modules/media/cleanup-job.ts';
 import { attachMediaToPost, releaseMediaOfPost } from '../src/modules/media/service.ts';

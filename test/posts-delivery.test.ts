@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../src/http/logging.ts';
-import { buildJobRegistry } from '../src/jobs/registry.ts';
+import { buildJobRegistry } from '../src/composition.ts';
 import { Worker } from '../src/jobs/worker.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';

@@ -9,7 +9,7 @@ import { parseConfig } from '../src/config.ts';
 import type { Store } from '../src/db/database.ts';
 import type { DeliveryStatus, JobStatus, JobsTable, PlatformWebhookStatus } from '../src/db/schema.ts';
 import { createLogger } from '../src/http/logging.ts';
-import { buildJobRegistry } from '../src/jobs/registry.ts';
+import { buildJobRegistry } from '../src/composition.ts';
 import { Worker } from '../src/jobs/worker.ts';
 import { newId } from '../src/lib/ids.ts';
 import { sweep } from '../src/modules/retention/retention-job.ts';

@@ -1,23 +1,22 @@
-// Bearer authentication for the API scope: the key's SHA-256, looked up in the store unless a
-// cache that is cleared on every key change already knows it (modules/keys/caller-cache.ts).
+// Bearer authentication for the API scope. Who a key belongs to is the authenticator's business
+// (the keys module's: the key's SHA-256, looked up in the store unless a cache cleared on every
+// key change already knows it); this hook only reads the header and refuses what it is told to.
 import type { FastifyRequest } from 'fastify';
 import { tenantScope, type Tenant } from '../db/tenant.ts';
-import { CallerCache } from '../modules/keys/caller-cache.ts';
-import { authenticate, type Caller } from '../modules/keys/service.ts';
+import type { Authenticator, Caller } from './caller.ts';
 import { errors } from './errors.ts';
 import type { Api } from './types.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export function registerAuth(api: Api): void {
+export function registerAuth(api: Api, callers: Authenticator): void {
   api.decorateRequest('caller', null);
-  const callers = new CallerCache(api.deps.store);
   api.addHook('onClose', () => callers.close());
   api.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public) return;
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match?.[1]) throw errors.unauthorized('Missing API key: send Authorization: Bearer sk_…');
-    const caller = await authenticate(api.deps.store.db, match[1], callers);
+    const caller = await callers.authenticate(match[1]);
     if (!caller) throw errors.unauthorized();
     request.caller = caller;
   });

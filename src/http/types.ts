@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.ts';
-import type { Caller } from '../modules/keys/service.ts';
+import type { Caller } from './caller.ts';
 
 export type Api = FastifyInstance<
   RawServerDefault,

@@ -1,11 +1,10 @@
 // `socialapi serve`: the API and (unless --no-worker) a worker in one process.
 import { buildApp } from '../app.ts';
+import { buildJobRegistry, queueStandingJobs } from '../composition.ts';
 import type { Config } from '../config.ts';
 import { describeTarget } from '../db/database.ts';
 import { createLogger } from '../http/logging.ts';
-import { buildJobRegistry } from '../jobs/registry.ts';
 import { Worker } from '../jobs/worker.ts';
-import { scheduleRetention } from '../modules/retention/schedule.ts';
 import { openRuntime, StartupError } from '../runtime.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { onShutdownSignal } from './shutdown.ts';
@@ -33,7 +32,7 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
   const worker = options.worker
     ? new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock: deps.clock, log, ...config.jobs })
     : null;
-  if (worker) await scheduleRetention(deps.store.db, deps.store, deps.clock.now());
+  if (worker) await queueStandingJobs(deps);
   worker?.start();
 
   // Before the banner: whoever reads it may signal at once, and until a listener exists a

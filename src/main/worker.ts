@@ -1,9 +1,8 @@
 // `socialapi worker`: a worker process without the API.
+import { buildJobRegistry, queueStandingJobs } from '../composition.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../http/logging.ts';
-import { buildJobRegistry } from '../jobs/registry.ts';
 import { Worker } from '../jobs/worker.ts';
-import { scheduleRetention } from '../modules/retention/schedule.ts';
 import { openRuntime } from '../runtime.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
@@ -16,7 +15,7 @@ export async function runWorker(config: Config, options: { watchParent?: boolean
     await worker.stop();
     await runtime.close();
   }, { watchParent: options.watchParent ?? false });
-  await scheduleRetention(runtime.deps.store.db, runtime.deps.store, runtime.deps.clock.now());
+  await queueStandingJobs(runtime.deps);
   worker.start();
   log.info({ workerId: worker.id }, 'worker started');
 }

@@ -10,7 +10,7 @@ import { createKey, type KeyOptions } from '../../src/modules/keys/service.ts';
 import { createOrganization } from '../../src/modules/orgs/service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.ts';
-import { buildJobRegistry } from '../../src/jobs/registry.ts';
+import { buildJobRegistry } from '../../src/composition.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 
 export interface TestApp {

@@ -8,14 +8,9 @@
 // Entries also expire after a minute, and the cache holds a bounded number of keys.
 import type { Store } from '../../db/database.ts';
 import type { Subscription } from '../../db/notices.ts';
+import type { Caller } from '../../http/caller.ts';
 
-export interface Caller {
-  keyId: string;
-  organizationId: string;
-  rateLimit: number | null;
-  /** Approval applies to posts made with this key (the key's or its organization's setting). */
-  approvalRequired: boolean;
-}
+export type { Caller };
 
 export const KEYS_CHANNEL = 'socialapi_keys';
 const TTL_MS = 60_000;

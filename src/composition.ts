@@ -1,0 +1,44 @@
+// The composition root: the one place that knows every module. Each module's index exports its
+// routes, the resource schemas it adds to the API document and its jobs; this file joins them in
+// order, and the app (app.ts) and the entry points (main/) take the joined lists from here.
+// Adding a module is one import and one entry per list below.
+// Route order is the order of operations in docs/openapi.json; job order is the order in which
+// the worker first meets each lane.
+import type { AppDeps } from './deps.ts';
+import type { Authenticator } from './http/caller.ts';
+import type { AppRoutes } from './http/routes.ts';
+import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
+import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
+import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
+import { keyAuthenticator } from './modules/keys/index.ts';
+import { mediaFileRoutes, mediaJobs, mediaRoutes, mediaSchemas } from './modules/media/index.ts';
+import { platformWebhookJobs, platformWebhookRoutes } from './modules/platform-webhooks/index.ts';
+import { postJobs, postRoutes, postSchemas } from './modules/posts/index.ts';
+import { queueRetention, retentionJobs } from './modules/retention/index.ts';
+import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/index.ts';
+import { whatsappRoutes } from './modules/whatsapp/index.ts';
+
+export const appRoutes: AppRoutes = {
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes],
+  root: [...mediaFileRoutes],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas],
+};
+
+/** Who is behind an API key: the keys module answers for the app's auth hook. */
+export function createAuthenticator(deps: Pick<AppDeps, 'store'>): Authenticator {
+  return keyAuthenticator(deps.store);
+}
+
+/** Every job kind the worker runs, with its handler. */
+export function jobDefinitions(deps: AppDeps): JobDefinition[] {
+  return [...webhookJobs(deps), ...mediaJobs(deps), ...accountJobs(deps), ...platformWebhookJobs(deps), ...postJobs(deps), ...retentionJobs(deps)];
+}
+
+export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): JobRegistry {
+  return createRegistry([...jobDefinitions(deps), ...extra]);
+}
+
+/** What a worker queues when it starts (each de-duplicated, so any number of workers may). */
+export async function queueStandingJobs(deps: AppDeps): Promise<void> {
+  await queueRetention(deps);
+}
