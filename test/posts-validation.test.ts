@@ -52,6 +52,10 @@ const CASES: Record<string, Case[]> = {
     ['coverUrl https', { mediaUrl: VID, coverUrl: 'ftp://x' }, /coverUrl: must be an https URL/],
     ['trialParams strategy', { mediaUrl: VID, trialParams: { graduationStrategy: 'AUTO' } }, /trialParams\.graduationStrategy: must be one of MANUAL, SS_PERFORMANCE/],
     ['commentsEnabled boolean', { mediaUrl: IMG, commentsEnabled: 'no' }, /commentsEnabled: must be a boolean/],
+    // The body's JSON schema lists every platform's options but refuses nothing more: a reddit key
+    // of the wrong type is skipped here, and the instagram rule answers with its own message.
+    ['another platform\'s key of the wrong type is skipped', { mediaUrl: IMG, subreddit: 5, privacyLevel: 'FRIENDS' }, 'ok'],
+    ['the platform\'s own rule answers, not the body schema', { subreddit: 5, mediaUrl: 5 }, /^platforms\[0\]\.platformSpecificData\.mediaUrl: must be a string$/],
   ],
   facebook: [
     ['contentType enum', { contentType: 'album' }, /contentType: must be one of feed, reel, story/],

@@ -2,6 +2,11 @@
 import { Type, type Static } from 'typebox';
 import type { PostRow, PostTargetRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { FacebookData } from '../../platforms/facebook/options.ts';
+import { InstagramData } from '../../platforms/instagram/options.ts';
+import { RedditData } from '../../platforms/reddit/options.ts';
+import { ThreadsData } from '../../platforms/threads/options.ts';
+import { TiktokData } from '../../platforms/tiktok/options.ts';
 import { PLATFORMS } from '../accounts/schemas.ts';
 
 export const POST_STATUSES = ['draft', 'scheduled', 'pending_approval', 'queued', 'publishing', 'published', 'partial', 'failed', 'rejected'] as const;
@@ -48,6 +53,21 @@ export const Post = Type.Object(
 export type Post = Static<typeof Post>;
 export type PostTarget = Static<typeof PostTarget>;
 
+/**
+ * Any key of no platform, or of another one: skipped with a warning. With it the union accepts
+ * every object, so the body's JSON schema refuses nothing more than `additionalProperties: true`
+ * did; the account's platform's rules are applied after the schema, with their own 400s.
+ */
+const OtherKeys = Type.Object({}, { title: 'OtherKeys', description: "Keys of another platform, or of none: skipped, and listed in the target's warnings.", additionalProperties: true });
+
+/** platformSpecificData, described per platform (src/platforms/<platform>/options.ts). */
+export const PlatformSpecificData = Type.Union([RedditData, InstagramData, FacebookData, ThreadsData, TiktokData, OtherKeys], {
+  description:
+    `Options for the account's platform: ${POST_PLATFORMS.map((p) => `${p} (${p[0]?.toUpperCase() ?? ''}${p.slice(1)}Data)`).join(', ')}. ` +
+    "Keys of another platform, unknown keys and keys that do not apply to the content type are not refused: they are skipped and come back as the target's warnings. " +
+    'A null value is the same as leaving the key out. Rules said to apply when the post goes live are checked when it is published now or scheduled, not on drafts.',
+});
+
 export const NewTarget = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 100, description: 'Id of a connected account.' }),
   platform: Type.Optional(
@@ -55,7 +75,7 @@ export const NewTarget = Type.Object({
       description: `The account's platform, as a check: ${POST_PLATFORMS.join(', ')}. Accounts of ${PLATFORMS.filter((p) => !(POST_PLATFORMS as readonly string[]).includes(p)).join(', ')} cannot be post targets. Any other word is refused; so is one that does not match the account.`,
     }),
   ),
-  platformSpecificData: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Keys per platform; keys that do not apply come back as the target's warnings." })),
+  platformSpecificData: Type.Optional(PlatformSpecificData),
 });
 
 export const NewPost = Type.Object({
