@@ -120,8 +120,8 @@ for (const dialect of DIALECTS) {
       const { db } = t.runtime.deps.store;
       await waitFor(async () => {
         const rows = await db.selectFrom('post_targets').select('progress').where('status', '=', 'publishing').execute();
-        return rows.filter((r) => /"inflight":\{"/.test(r.progress)).length >= 8;
-      }, 30_000, 'calls in flight');
+        return rows.filter((r) => /"inflight":\{"/.test(r.progress)).length >= 4;
+      }, 60_000, 'calls in flight', 50);
       await new Promise((resolve) => setTimeout(resolve, 200));
       first.child.kill('SIGKILL');
       await first.stop();
