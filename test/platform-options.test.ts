@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApiError } from '../src/http/errors.ts';
-import { validateTarget, type PostPlatform, type TargetResult } from '../src/modules/posts/validate/index.ts';
+import { parseStoredOptions, validateTarget, type PostPlatform, type TargetResult } from '../src/modules/posts/validate/index.ts';
 import { FacebookData, FacebookOptions } from '../src/platforms/facebook/options.ts';
 import { InstagramData, InstagramOptions } from '../src/platforms/instagram/options.ts';
 import { RedditData, RedditOptions } from '../src/platforms/reddit/options.ts';
@@ -80,6 +80,17 @@ describe('platform options schemas', () => {
     assert.deepEqual(stored('facebook'), { firstComment: 'Ask us about it', contentType: 'feed', mediaUrls: [PHOTO], mediaType: 'IMAGE' });
     assert.deepEqual(stored('threads'), { topicTag: 'baking', replyControl: 'everyone', mediaType: 'IMAGE', mediaUrls: [PHOTO], altTexts: ['A grey square'] });
     assert.deepEqual(stored('tiktok'), { title: 'Our bakery', privacyLevel: 'SELF_ONLY', mediaType: 'image', mediaUrls: [PHOTO] });
+  });
+
+  test('stored options read back as the typed value of their platform, and a row of another shape as null', () => {
+    const examples = readmeExamples();
+    for (const platform of PLATFORMS) {
+      const { options } = run(platform, examples.get(platform) ?? {}, { live: true });
+      assert.deepEqual(parseStoredOptions(platform, JSON.stringify(options)), { platform, options });
+    }
+    assert.equal(parseStoredOptions('instagram', JSON.stringify({ mediaUrls: [PHOTO] })), null, 'kind is missing');
+    assert.equal(parseStoredOptions('tiktok', JSON.stringify({ mediaType: 'image', privacyLevel: 'FRIENDS' })), null);
+    assert.equal(parseStoredOptions('whatsapp', '{}'), null);
   });
 
   // One wrong type per platform: refused by the schema, and by the validator with the message

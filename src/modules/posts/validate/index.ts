@@ -2,11 +2,12 @@
 // to another platform, or to none. Those keys are skipped (never sent) and reported on the
 // target as `warnings`. The result carries the platform with its typed options (the schemas
 // and types are in src/platforms/<platform>/options.ts); `options` is what is stored per target.
-import type { FacebookOptions } from '../../../platforms/facebook/options.ts';
-import type { InstagramOptions } from '../../../platforms/instagram/options.ts';
-import type { RedditOptions } from '../../../platforms/reddit/options.ts';
-import type { ThreadsOptions } from '../../../platforms/threads/options.ts';
-import type { TiktokOptions } from '../../../platforms/tiktok/options.ts';
+import { Value } from 'typebox/value';
+import { FacebookOptions } from '../../../platforms/facebook/options.ts';
+import { InstagramOptions } from '../../../platforms/instagram/options.ts';
+import { RedditOptions } from '../../../platforms/reddit/options.ts';
+import { ThreadsOptions } from '../../../platforms/threads/options.ts';
+import { TiktokOptions } from '../../../platforms/tiktok/options.ts';
 import { POST_PLATFORMS } from '../schemas.ts';
 import type { TargetInput, Warning } from './common.ts';
 import { FACEBOOK_KEYS, validateFacebook } from './facebook.ts';
@@ -78,4 +79,30 @@ export function validateTarget(platform: PostPlatform, input: TargetInput): Targ
   }
   const result = validateOwn(platform, { ...input, data });
   return { ...result, warnings: [...foreign, ...result.warnings] };
+}
+
+/**
+ * A target's stored options (post_targets.options, JSON) read back as the typed value, for the
+ * delivery job to hand its publisher; null when they do not match the platform's options schema
+ * (the row was written by a version whose options had another shape).
+ */
+export function parseStoredOptions(platform: string, json: string): PlatformOptions | null {
+  if (!isPostPlatform(platform)) return null;
+  const options: unknown = JSON.parse(json);
+  switch (platform) {
+    case 'reddit':
+      return Value.Check(RedditOptions, options) ? { platform, options } : null;
+    case 'instagram':
+      return Value.Check(InstagramOptions, options) ? { platform, options } : null;
+    case 'facebook':
+      return Value.Check(FacebookOptions, options) ? { platform, options } : null;
+    case 'threads':
+      return Value.Check(ThreadsOptions, options) ? { platform, options } : null;
+    case 'tiktok':
+      return Value.Check(TiktokOptions, options) ? { platform, options } : null;
+    default: {
+      const unreachable: never = platform;
+      return unreachable;
+    }
+  }
 }
