@@ -1,7 +1,9 @@
-// The pieces every platform validator uses: reading one key of platformSpecificData with its
-// type and limits, failing with a 400 that names the field by path, and collecting warnings
-// for keys that are skipped. Format rules run on every create and PATCH; `live` rules only when
-// the post is to go live (create with publishNow or scheduledFor, and publish).
+// The pieces every platform validator uses: reading one key of platformSpecificData with the
+// type and limits its platform's schema gives (src/platforms/<platform>/options.ts), failing with
+// a 400 that names the field by path, and collecting warnings for keys that are skipped. The
+// messages are the API's, not the schema library's. Format rules run on every create and PATCH;
+// `live` rules (beside each schema) only when the post is to go live (create with publishNow or
+// scheduledFor, and publish).
 import { IsSchema, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { errors } from '../../../http/errors.ts';
 
@@ -52,12 +54,13 @@ export function patternOf(schema: TSchema): RegExp | null {
   const pattern = keyword(schema, 'pattern');
   return typeof pattern === 'string' ? new RegExp(pattern, 'u') : null;
 }
-/** The schema of an array's items, or of an object's property. */
+/** The schema of an array's items. */
 export function itemsOf(schema: TSchema): TSchema {
   const items = keyword(schema, 'items');
   if (!IsSchema(items)) throw new Error('not an array schema');
   return items;
 }
+/** The schema of an object's property. */
 export function propertyOf(schema: TSchema, key: string): TSchema {
   const properties = keyword(schema, 'properties');
   const property = properties && typeof properties === 'object' ? (properties as Record<string, unknown>)[key] : undefined;
