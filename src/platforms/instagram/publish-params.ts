@@ -4,6 +4,8 @@
 // media_type=VIDEO with is_carousel_item) and the parent. Each parameter goes only where the
 // platform takes it: caption, collaborators and location on the post, never on carousel items
 // or stories; alt_text on images; thumb_offset on videos; the other Reels options on Reels.
+import { strings } from '../json.ts';
+
 export type IgKind = 'IMAGE' | 'REELS' | 'STORIES' | 'CAROUSEL';
 export type Form = Record<string, string | undefined>;
 
@@ -15,7 +17,6 @@ interface UserTag {
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const json = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
 /** Video by the type read from the file's bytes when the media check gave it, else by its extension. */

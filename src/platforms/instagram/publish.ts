@@ -10,12 +10,12 @@ import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH } from '../meta/graph.ts';
 import { graphTimeMs, list, obj, str } from '../json.ts';
+import { containerFailure } from '../meta/errors.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { INSTAGRAM_GRAPH } from './instagram-login.ts';
 import { carouselParams, itemParams, kindOf, singleParams } from './publish-params.ts';
-import { containerFailure, RENEW_CONTAINER } from './publish-errors.ts';
 
 /** About 15 minutes of checks (1, 2, 4 … 60 s) per attempt before giving up on processing. */
 const MAX_CHECKS = 20;
@@ -24,6 +24,8 @@ const MAX_LOOKS = 6;
 const LOOK_EVERY_MS = 10_000;
 /** Containers live 24 hours: nothing older can be the one published. */
 const CONTAINER_LIFETIME_MS = 86_400_000;
+/** Errors of media_publish after which the container cannot be used again (§2.4): make a new one. */
+const RENEW_CONTAINER = new Set([2207008, 2207020, 2207053]);
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
 

@@ -5,7 +5,7 @@
 import type { PlatformHttp } from '../http.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
 import type { PublishProgress, PublishRequest, Publisher } from '../types.ts';
-import { redditEnvelopeError, redditHttpError } from './publish-errors.ts';
+import { redditEnvelopeError, redditHttpError } from './errors.ts';
 
 const API = 'https://oauth.reddit.com';
 const SUBMIT = `${API}/api/submit`;
@@ -45,7 +45,7 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
       };
       const submitOnce = async (): Promise<Link> => {
         const res = await http.send('reddit', { method: 'POST', url: SUBMIT, form, headers });
-        if (res.status !== 200) throw redditHttpError(res.status);
+        if (res.status !== 200) throw redditHttpError(res.status, res.headers);
         const body = res.body as SubmitAnswer;
         const errors = body.json?.errors ?? [];
         if (errors.length) throw redditEnvelopeError(errors);
@@ -57,7 +57,7 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
       // own submissions, by subreddit and title (create-once.ts).
       const find = async (since: number): Promise<Link | null> => {
         const res = await http.send('reddit', { method: 'GET', url: `${API}/user/${encodeURIComponent(account.username ?? '')}/submitted`, query: { sort: 'new', limit: 100, raw_json: 1 }, headers });
-        if (res.status !== 200) throw redditHttpError(res.status);
+        if (res.status !== 200) throw redditHttpError(res.status, res.headers);
         const children = ((res.body as Listing).data?.children ?? []).map((c) => c.data ?? {}).reverse();
         for (const link of children) {
           const created = typeof link.created_utc === 'number' ? link.created_utc * 1000 : 0;

@@ -7,11 +7,10 @@
 import type { PlatformHttp } from '../http.ts';
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
-import { graphTimeMs } from '../json.ts';
+import { graphTimeMs, strings, text } from '../json.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
-import { text } from '../json.ts';
 import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
-import { threadsError } from './publish-errors.ts';
+import { graphBody } from '../meta/errors.ts';
 
 const GRAPH = 'https://graph.threads.net/v1.0';
 /** About 15 minutes of checks (1, 2, 4 … 60 s) before giving up on processing. */
@@ -47,7 +46,6 @@ const LOOK_EVERY_MS = 10_000;
 const CONTAINER_LIFETIME_MS = 86_400_000;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** The units of a target, from its validated options (see modules/posts/validate/threads.ts). */
 export function threadsUnits(content: string, options: Record<string, unknown>): ThreadsUnit[] {
@@ -75,9 +73,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher {
     async publish(request: PublishRequest): Promise<PublishOutcome> {
       const { account, progress, save } = request;
       const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {
-        const res = await http.send('threads', { method, url: `${GRAPH}${path}`, bearer: account.accessToken, ...(form ? { form } : {}) });
-        if (res.status !== 200) throw threadsError(res.status, res.body);
-        return res.body as Record<string, unknown>;
+        return graphBody('threads', await http.send('threads', { method, url: `${GRAPH}${path}`, bearer: account.accessToken, ...(form ? { form } : {}) }));
       };
       const user = account.platformUserId;
       const units = threadsUnits(request.content, request.options);

@@ -3,14 +3,13 @@
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import type { PostRemover } from '../types.ts';
-import { threadsError } from './publish-errors.ts';
+import { graphBody } from '../meta/errors.ts';
 
 export function threadsPostRemover(http: PlatformHttp): PostRemover {
   return {
     async unpublish(account, mediaId) {
       const res = await http.send('threads', { method: 'DELETE', url: `https://graph.threads.net/v1.0/${mediaId}`, bearer: account.accessToken });
-      if (res.status !== 200) throw threadsError(res.status, res.body);
-      if (!res.body || typeof res.body !== 'object' || (res.body as { success?: unknown }).success !== true) {
+      if (graphBody('threads', res).success !== true) {
         throw new PlatformError('transient', `unexpected answer to the delete (HTTP ${res.status})`, { platform: 'threads' });
       }
     },

@@ -8,14 +8,13 @@ import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { processingDelay, progressNumber, progressString } from '../publisher.ts';
-import { text } from '../json.ts';
+import { obj, str, strings, text } from '../json.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
-import { tiktokError, tiktokFailure, type TikTokEnvelope } from './publish-errors.ts';
+import { tiktokFailure, tiktokPublishError } from './errors.ts';
 
 const API = 'https://open.tiktokapis.com';
 const MAX_CHECKS = 20;
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const flag = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 
 function invalid(message: string): PlatformError {
@@ -50,9 +49,9 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
       const progress: PublishProgress = { ...saved };
       const call = async (path: string, json?: unknown) => {
         const res = await http.send('tiktok', { method: 'POST', url: `${API}${path}`, bearer: account.accessToken, json: json ?? {} });
-        const body = res.body as TikTokEnvelope;
-        if (res.status !== 200 || body.error?.code !== 'ok') throw tiktokError(res.status, res.body);
-        return body.data ?? {};
+        const body = obj(res.body);
+        if (res.status !== 200 || str(obj(body.error).code) !== 'ok') throw tiktokPublishError(res.status, res.body);
+        return obj(body.data);
       };
       const photo = options.mediaType === 'image';
       let publishId = progressString(progress, 'publishId');
@@ -131,7 +130,7 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
         switch (status.status) {
           case 'PUBLISH_COMPLETE':
           case 'SEND_TO_USER_INBOX': {
-            // Public ids are int64s: the HTTP client reads them as strings (see publishers.ts).
+            // Public ids are int64s: the HTTP client reads them as strings (quoteBigIntegers, http.ts).
             const [postId] = Array.isArray(status.publicaly_available_post_id) ? status.publicaly_available_post_id.map(String) : [];
             if (!postId) return { status: 'published', platformPostId: publishId, url: null };
             const handle = account.username ? `@${account.username}` : '@';
