@@ -15,15 +15,73 @@ export const ErrorBody = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
+/**
+ * Every error code the API answers, declared once, with its status and what it means (the
+ * contract's words where its Errors table has the code). Call sites name an entry
+ * (`apiError('NOT_EDITABLE', message)`, `errors.notSupported(message)`), never a status beside a
+ * code; answers without a code (a 400 naming a field, 401, 404, the service's own 429, 5xx) take
+ * a status alone. The upper-case codes are the post and delivery state conflicts.
+ */
+export const ERROR_CODES = {
+  not_supported: { status: 400, meaning: 'The platform does not offer the feature.' },
+  invalid_request: { status: 400, meaning: 'The platform rejected the input.' },
+  approval_required: {
+    status: 403,
+    meaning: 'Approval applies to the key, organization or account: comment moderation, changes to published posts and sending direct messages are refused.',
+  },
+  missing_permission: { status: 403, meaning: 'The account did not grant the permission; add it in the platform app, then reconnect.' },
+  reconnect_required: { status: 409, meaning: 'Token no longer valid; the account is needs_reconnect.' },
+  NOT_EDITABLE: { status: 409, meaning: 'Only draft, scheduled, pending_approval and failed posts can be changed.' },
+  PUBLISH_IN_PROGRESS: { status: 409, meaning: 'The post is queued or publishing.' },
+  ALREADY_PUBLISHED: { status: 409, meaning: 'The post is already published.' },
+  APPROVAL_REQUIRED: { status: 409, meaning: 'The post is waiting for approval.' },
+  REJECTED: { status: 409, meaning: 'The post was rejected by an approver.' },
+  NOT_PUBLISHED: { status: 409, meaning: 'No target of the post that the operation applies to is published.' },
+  ACCOUNT_REMOVED: { status: 409, meaning: 'The account of a published target was removed.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, meaning: 'The x-request-id was used with another body in the last 24 hours.' },
+  REQUEST_IN_PROGRESS: { status: 409, meaning: 'A request with this x-request-id is still running.' },
+  DELIVERY_IN_PROGRESS: { status: 409, meaning: 'An attempt of this webhook delivery is running.' },
+  pending_expired: { status: 410, meaning: 'Pending connection expired or already completed.' },
+  payload_too_large: { status: 413, meaning: 'Media upload or request body too large.' },
+  rate_limited: { status: 429, meaning: "The platform rate-limited the request, or an account's publishing window is full." },
+  platform_error: { status: 502, meaning: 'Any other platform failure.' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
-  constructor(status: number, message: string, code?: string) {
+  readonly code: ErrorCode | undefined;
+  /** A catalogue code (its status comes from the catalogue), or the status of an answer without a code. */
+  constructor(codeOrStatus: ErrorCode | number, message: string) {
     super(message);
-    this.status = status;
-    this.code = code;
+    if (typeof codeOrStatus === 'number') {
+      this.status = codeOrStatus;
+      this.code = undefined;
+    } else {
+      this.status = ERROR_CODES[codeOrStatus].status;
+      this.code = codeOrStatus;
+    }
   }
 }
+
+/** The answer of a catalogue entry. */
+export const apiError = (code: ErrorCode, message: string): ApiError => new ApiError(code, message);
+
+/**
+ * Codes a failed post target's `error` text starts with ("reconnect_required: the account must be
+ * reconnected"): two of the catalogue's, and the media check's own invalid_media. The text is not
+ * an answer's code, but clients read the prefix, so it is written in one place.
+ */
+export type TargetErrorCode = Extract<ErrorCode, 'reconnect_required' | 'missing_permission'> | 'invalid_media';
+export const targetError = (code: TargetErrorCode, text: string): string => `${code}: ${text}`;
+
+/**
+ * The `error` the connect callback sends the browser on with (to the client's redirectUrl), beside
+ * `error_description`: the consent was cancelled, granted nothing, or, with the catalogue's
+ * meanings, not_supported, platform_error, invalid_request (no code from the platform).
+ */
+export type ConnectErrorCode = 'access_denied' | 'nothing_granted' | Extract<ErrorCode, 'not_supported' | 'platform_error' | 'invalid_request'>;
 
 // A field's name comes from the client when it is a key of a free-form object or a form field,
 // so an answer shows it only in plain characters and short: never the hostile text itself.
@@ -38,12 +96,11 @@ function plainField(field: string): string {
 
 export const errors = {
   invalid: (field: string, problem: string) => new ApiError(400, `${plainField(field)}: ${problem}`),
-  notSupported: (message: string) => new ApiError(400, message, 'not_supported'),
+  notSupported: (message: string) => apiError('not_supported', message),
   unauthorized: (message = 'Missing, unknown or revoked API key') => new ApiError(401, message),
   notFound: (what: string) => new ApiError(404, `${what} not found`),
-  conflict: (message: string, code: string) => new ApiError(409, message, code),
-  gone: (message: string, code: string) => new ApiError(410, message, code),
-  tooLarge: (message: string) => new ApiError(413, message, 'payload_too_large'),
+  tooLarge: (message: string) => apiError('payload_too_large', message),
+  /** The service's own per-key limit: 429 without a code (the platform's is rate_limited). */
   rateLimited: (message: string) => new ApiError(429, message),
 };
 
@@ -97,7 +154,7 @@ export function validationMessage(context: string | undefined, issues: AjvIssue[
   return `${fieldPath(context, issue.instancePath ?? '', missing)}: ${describeIssue(issue)}`;
 }
 
-function send(reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
+function send(reply: FastifyReply, status: number, message: string, code?: ErrorCode): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ error: code ? { message, code } : { message } });
 }
 
@@ -107,13 +164,13 @@ export const MAX_PARAM_LENGTH = 100;
 interface Entry {
   status: number;
   message: string;
-  code?: string;
+  code?: ErrorCode;
 }
 
 // Fastify's and its plugins' client errors, in the service's words: their own messages may
 // carry the input (the whole path, the Content-Type), so none is passed through.
 const FRAMEWORK_ERRORS: Record<string, Entry> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'body: request body is too large', code: 'payload_too_large' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: ERROR_CODES.payload_too_large.status, message: 'body: request body is too large', code: 'payload_too_large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: empty, but Content-Type is application/json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: malformed JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },

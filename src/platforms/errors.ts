@@ -3,7 +3,7 @@
 // means: the job runner retries `transient` and `rate_limited`, marks the account on `auth`, and
 // fails the rest at once. toApiError() gives the contract's answer for a request that called
 // the platform directly.
-import { ApiError } from '../http/errors.ts';
+import { apiError, type ApiError, type ErrorCode } from '../http/errors.ts';
 
 export type PlatformErrorKind =
   /** The token is no longer valid: the account needs reconnecting. */
@@ -49,26 +49,19 @@ export class PlatformError extends Error {
   }
 }
 
-/** The contract's answer for a failed platform call (Errors table of the contract). */
+/** The catalogue's code for each kind of platform failure (Errors table of the contract). */
+const API_CODES = {
+  auth: 'reconnect_required',
+  permission: 'missing_permission',
+  invalid: 'invalid_request',
+  rate_limited: 'rate_limited',
+  not_supported: 'not_supported',
+  transient: 'platform_error',
+  permanent: 'platform_error',
+} as const satisfies Record<PlatformErrorKind, ErrorCode>;
+
+/** The contract's answer for a failed platform call: the catalogue entry of its kind. */
 export function toApiError(error: PlatformError): ApiError {
   const message = `${error.details.platform}: ${error.message}`;
-  switch (error.kind) {
-    case 'auth':
-      return new ApiError(409, `${message}; reconnect the account`, 'reconnect_required');
-    case 'permission':
-      return new ApiError(403, message, 'missing_permission');
-    case 'invalid':
-      return new ApiError(400, message, 'invalid_request');
-    case 'rate_limited':
-      return new ApiError(429, message, 'rate_limited');
-    case 'not_supported':
-      return new ApiError(400, message, 'not_supported');
-    case 'transient':
-    case 'permanent':
-      return new ApiError(502, message, 'platform_error');
-    default: {
-      const unreachable: never = error.kind;
-      return unreachable;
-    }
-  }
+  return apiError(API_CODES[error.kind], error.kind === 'auth' ? `${message}; reconnect the account` : message);
 }

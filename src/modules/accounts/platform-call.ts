@@ -3,7 +3,7 @@
 // `auth` PlatformError) marks it so before answering the same 409. Other platform failures get
 // the contract's answers (toApiError).
 import type { AccountRow } from '../../db/schema.ts';
-import { ApiError } from '../../http/errors.ts';
+import { apiError } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
 import type { AccountCredentials } from '../../platforms/types.ts';
@@ -11,7 +11,7 @@ import { credentialsOf } from './credentials.ts';
 import { markNeedsReconnect } from './disconnect.ts';
 
 export const reconnectRequired = (row: Pick<AccountRow, 'platform'>) =>
-  new ApiError(409, `The ${row.platform} account needs to be reconnected: its token is no longer valid`, 'reconnect_required');
+  apiError('reconnect_required', `The ${row.platform} account needs to be reconnected: its token is no longer valid`);
 
 export async function callPlatform<T>(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer'>, row: AccountRow, call: (credentials: AccountCredentials) => Promise<T>): Promise<T> {
   if (row.status === 'needs_reconnect') throw reconnectRequired(row);

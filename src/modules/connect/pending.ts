@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database, PendingConnectionRow } from '../../db/schema.ts';
-import { errors } from '../../http/errors.ts';
+import { apiError } from '../../http/errors.ts';
 import { Timestamp } from '../../http/schemas.ts';
 import type { Sealer } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
@@ -55,8 +55,8 @@ export function presentPending(row: PendingConnectionRow): Pending {
 }
 
 export function assertOpen(row: PendingConnectionRow, now: number): void {
-  if (row.completed_at !== null) throw errors.gone('This pending connection was already completed', 'pending_expired');
-  if (row.expires_at <= now) throw errors.gone('This pending connection has expired; connect again', 'pending_expired');
+  if (row.completed_at !== null) throw apiError('pending_expired', 'This pending connection was already completed');
+  if (row.expires_at <= now) throw apiError('pending_expired', 'This pending connection has expired; connect again');
 }
 
 export interface NewPending {

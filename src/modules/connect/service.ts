@@ -2,6 +2,7 @@
 // connection has been claimed. Platform calls happen before the transaction; the account rows,
 // their events and refresh jobs are written together.
 import type { AccountRow } from '../../db/schema.ts';
+import type { ConnectErrorCode } from '../../http/errors.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
@@ -12,7 +13,10 @@ import { saveConnectedAccount } from './save-account.ts';
 export type ConnectResult =
   | { kind: 'connected'; accounts: AccountRow[] }
   | { kind: 'pending'; pendingId: string }
+  /** `error` is a ConnectErrorCode, or the platform's own OAuth `error` passed on by the callback. */
   | { kind: 'failed'; error: string; message: string };
+
+export const connectFailed = (error: ConnectErrorCode, message: string): ConnectResult => ({ kind: 'failed', error, message });
 
 export interface ConnectTarget {
   organizationId: string;
@@ -55,7 +59,7 @@ export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | '
     if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
 
     if (outcome.options.length === 0) {
-      return { kind: 'failed', error: 'nothing_granted', message: `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.` };
+      return connectFailed('nothing_granted', `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
     }
     if (outcome.options.length === 1 && adapter.choices) {
       const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
@@ -68,6 +72,6 @@ export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | '
     return { kind: 'pending', pendingId };
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
-    return { kind: 'failed', error: error.kind === 'not_supported' ? 'not_supported' : 'platform_error', message: `${target.platform}: ${error.message}` };
+    return connectFailed(error.kind === 'not_supported' ? 'not_supported' : 'platform_error', `${target.platform}: ${error.message}`);
   }
 }

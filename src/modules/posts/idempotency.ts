@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { errors } from '../../http/errors.ts';
+import { apiError } from '../../http/errors.ts';
 
 export const KEY_TTL_MS = 24 * 3600_000;
 /** A 'running' row older than this belongs to a request that died; the key may be taken over. */
@@ -45,9 +45,9 @@ export async function claimRequest(db: Kysely<Database>, organizationId: string,
       .executeTakeFirst();
     if (inserted.numInsertedOrUpdatedRows === 1n) return { kind: 'claimed' } as const;
     const row = await trx.selectFrom('post_requests').selectAll().where('organization_id', '=', organizationId).where('key', '=', key).executeTakeFirst();
-    if (!row) throw errors.conflict('A request with this x-request-id is in progress', 'REQUEST_IN_PROGRESS');
-    if (row.body_hash !== hash) throw errors.conflict('This x-request-id was used with another body in the last 24 hours', 'IDEMPOTENCY_KEY_REUSED');
-    if (row.status === 'running' || row.post_id === null) throw errors.conflict('A request with this x-request-id is in progress', 'REQUEST_IN_PROGRESS');
+    if (!row) throw apiError('REQUEST_IN_PROGRESS', 'A request with this x-request-id is in progress');
+    if (row.body_hash !== hash) throw apiError('IDEMPOTENCY_KEY_REUSED', 'This x-request-id was used with another body in the last 24 hours');
+    if (row.status === 'running' || row.post_id === null) throw apiError('REQUEST_IN_PROGRESS', 'A request with this x-request-id is in progress');
     return { kind: 'replay', postId: row.post_id } as const;
   });
 }

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PostRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
-import { errors } from '../../http/errors.ts';
+import { apiError, errors } from '../../http/errors.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { Caller } from '../keys/service.ts';
 import type { CreateDeps } from './create.ts';
@@ -38,7 +38,7 @@ export async function updatePostContent(deps: CreateDeps, tenant: Tenant, postId
   const now = deps.clock.now();
   await deps.store.db.transaction().execute(async (trx) => {
     const post = await lockOwn(trx, tenant, postId, now);
-    if (!EDITABLE.has(post.status)) throw errors.conflict(`A ${post.status} post cannot be edited (only draft, scheduled, pending_approval and failed posts)`, 'NOT_EDITABLE');
+    if (!EDITABLE.has(post.status)) throw apiError('NOT_EDITABLE', `A ${post.status} post cannot be edited (only draft, scheduled, pending_approval and failed posts)`);
     await storeValidation(trx, postId, content, post.status === 'scheduled' || post.status === 'pending_approval', deps.config.allowPrivateUrls, now);
     // Approval was given to the old content: new content needs it again.
     const reapprove = post.approved_at !== null && post.status === 'scheduled';
@@ -59,7 +59,7 @@ export async function deletePost(deps: CreateDeps, tenant: Tenant, postId: strin
   const now = deps.clock.now();
   await deps.store.db.transaction().execute(async (trx) => {
     const post = await lockOwn(trx, tenant, postId, now);
-    if (post.status === 'queued' || post.status === 'publishing') throw errors.conflict('The post is being published; it can be deleted once delivery has finished', 'PUBLISH_IN_PROGRESS');
+    if (post.status === 'queued' || post.status === 'publishing') throw apiError('PUBLISH_IN_PROGRESS', 'The post is being published; it can be deleted once delivery has finished');
     await cancelDispatch(trx, postId);
     await releaseMediaOfPost(trx, deps.store, tenant.organizationId, postId, now);
     await trx.deleteFrom('post_targets').where('post_id', '=', postId).execute();
@@ -76,14 +76,14 @@ export async function publishPost(deps: CreateDeps, tenant: Tenant, caller: Call
     const post = await lockOwn(trx, tenant, postId, now);
     switch (post.status) {
       case 'published':
-        throw errors.conflict('The post is already published', 'ALREADY_PUBLISHED');
+        throw apiError('ALREADY_PUBLISHED', 'The post is already published');
       case 'pending_approval':
-        throw errors.conflict('The post is waiting for approval', 'APPROVAL_REQUIRED');
+        throw apiError('APPROVAL_REQUIRED', 'The post is waiting for approval');
       case 'queued':
       case 'publishing':
-        throw errors.conflict('The post is being published', 'PUBLISH_IN_PROGRESS');
+        throw apiError('PUBLISH_IN_PROGRESS', 'The post is being published');
       case 'rejected':
-        throw errors.conflict('The post was rejected by an approver', 'REJECTED');
+        throw apiError('REJECTED', 'The post was rejected by an approver');
       case 'draft':
       case 'scheduled':
       case 'failed':

@@ -9,7 +9,7 @@
 // before it keep their change.
 import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
-import { ApiError, errors } from '../../http/errors.ts';
+import { apiError, errors } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AccountCredentials, Platforms } from '../../platforms/types.ts';
 import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
@@ -67,13 +67,13 @@ function selectTargets(targets: PostTargetRow[], ops: Platforms, operation: Publ
     const target = targets.find((t) => t.account_id === accountId);
     if (!target) throw errors.invalid('accountId', 'not a target account of this post');
     if (!callFor(ops, target.platform, operation)) throw errors.notSupported(`${target.platform} does not support ${what} (only ${offeredBy(ops, operation)})`);
-    if (target.status !== 'published' || !target.platform_post_id) throw errors.conflict(`The ${target.platform} target of this post is not published`, 'NOT_PUBLISHED');
+    if (target.status !== 'published' || !target.platform_post_id) throw apiError('NOT_PUBLISHED', `The ${target.platform} target of this post is not published`);
     return [target];
   }
   const offered = targets.filter((t) => callFor(ops, t.platform, operation));
   if (!offered.length) throw errors.notSupported(`None of this post's platforms supports ${what} (only ${offeredBy(ops, operation)})`);
   const published = offered.filter((t) => t.status === 'published' && t.platform_post_id);
-  if (!published.length) throw errors.conflict(`No ${[...new Set(offered.map((t) => t.platform))].join(' or ')} target of this post is published`, 'NOT_PUBLISHED');
+  if (!published.length) throw apiError('NOT_PUBLISHED', `No ${[...new Set(offered.map((t) => t.platform))].join(' or ')} target of this post is published`);
   return published;
 }
 
@@ -85,11 +85,11 @@ export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: 
   const accounts = await tenant.selectFrom('accounts').selectAll().where('id', 'in', targets.map((t) => t.account_id)).execute();
   const byId = new Map<string, AccountRow>(accounts.map((a) => [a.id, a]));
   if (caller.approvalRequired || accounts.some((a) => a.approval_required === 1)) {
-    throw new ApiError(403, `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: ${NAMES[operation.kind]} is refused`, 'approval_required');
+    throw apiError('approval_required', `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: ${NAMES[operation.kind]} is refused`);
   }
   for (const target of targets) {
     const row = byId.get(target.account_id);
-    if (!row) throw errors.conflict(`The ${target.platform} account of this post was removed`, 'ACCOUNT_REMOVED');
+    if (!row) throw apiError('ACCOUNT_REMOVED', `The ${target.platform} account of this post was removed`);
     if (row.status === 'needs_reconnect') throw reconnectRequired(row);
   }
   const changed: ChangedTarget[] = [];

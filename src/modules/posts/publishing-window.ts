@@ -12,7 +12,7 @@
 // answers early what delivery would otherwise learn later.
 import type { Store } from '../../db/database.ts';
 import type { AccountRow } from '../../db/schema.ts';
-import { ApiError } from '../../http/errors.ts';
+import { apiError } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PublishingLimit } from '../../platforms/types.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
@@ -80,10 +80,9 @@ export async function reservePublishingWindows(deps: WindowDeps, targets: Array<
     const { row, limit, reading: r } = full;
     const name = row.username ?? row.display_name ?? row.id;
     const taken = (limit?.used ?? 0) + r.reserved;
-    throw new ApiError(
-      429,
-      `The ${row.platform} account ${name} (${row.id}) has no posts left in its publishing window: ${taken} of ${limit?.allowed ?? 0} in the last ${limit?.windowHours ?? 24} hours, counting posts accepted and not yet published`,
+    throw apiError(
       'rate_limited',
+      `The ${row.platform} account ${name} (${row.id}) has no posts left in its publishing window: ${taken} of ${limit?.allowed ?? 0} in the last ${limit?.windowHours ?? 24} hours, counting posts accepted and not yet published`,
     );
   }
   const taken = checked.map(({ reading }) => reading);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Tenant } from '../../db/tenant.ts';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
-import { errors } from '../../http/errors.ts';
+import { apiError, errors } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { DEFAULT_EVENTS, type EventType } from '../events/catalog.ts';
@@ -98,7 +98,7 @@ export async function redeliver(tenant: Tenant, deps: Deps, deliveryId: string):
     const scoped = tenant.with(trx);
     const row = await scoped.selectFrom('webhook_deliveries').select(['id', 'status', 'next_attempt_at']).where('id', '=', deliveryId).executeTakeFirst();
     if (!row) throw errors.notFound('Delivery');
-    if (row.status === 'sending') throw errors.conflict('An attempt of this delivery is running; try again when it has finished', 'DELIVERY_IN_PROGRESS');
+    if (row.status === 'sending') throw apiError('DELIVERY_IN_PROGRESS', 'An attempt of this delivery is running; try again when it has finished');
     // A new due time also makes any job still queued for the old cycle stale.
     const dueAt = Math.max(now, (row.next_attempt_at ?? 0) + 1);
     await scoped

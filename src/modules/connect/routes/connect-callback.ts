@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { Api } from '../../../http/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
 import { resultPage } from '../pages.ts';
-import { completeConnect, type ConnectResult } from '../service.ts';
+import { completeConnect, connectFailed, type ConnectResult } from '../service.ts';
 import { consumeState } from '../state.ts';
 
 function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
@@ -70,12 +70,10 @@ export function connectCallback(api: Api): void {
         redirectUrl: claimed.redirect_url,
       };
       if (error || !code) {
-        const denied = error === 'access_denied';
-        return finish(reply, claimed.redirect_url, {
-          kind: 'failed',
-          error: denied ? 'access_denied' : (error ?? 'invalid_request'),
-          message: denied ? `The ${platform} consent was cancelled; nothing was connected.` : `${platform} did not return an authorization code.`,
-        });
+        // OAuth's access_denied is the person's cancel; another error of the platform's is passed on as it is.
+        if (error === 'access_denied') return finish(reply, claimed.redirect_url, connectFailed('access_denied', `The ${platform} consent was cancelled; nothing was connected.`));
+        const message = `${platform} did not return an authorization code.`;
+        return finish(reply, claimed.redirect_url, error !== undefined ? { kind: 'failed', error, message } : connectFailed('invalid_request', message));
       }
       return finish(reply, claimed.redirect_url, await completeConnect(deps, target, code));
     },

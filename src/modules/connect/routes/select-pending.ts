@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { tenantOf } from '../../../http/auth.ts';
-import { errors } from '../../../http/errors.ts';
+import { apiError, errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { PlatformError, toApiError } from '../../../platforms/errors.ts';
@@ -40,7 +40,7 @@ export function selectPending(api: Api): void {
         .where('completed_at', 'is', null)
         .where('expires_at', '>', deps.clock.now())
         .executeTakeFirst();
-      if (claimed.numUpdatedRows === 0n) throw errors.gone('This pending connection was already completed', 'pending_expired');
+      if (claimed.numUpdatedRows === 0n) throw apiError('pending_expired', 'This pending connection was already completed');
       try {
         const adapter = adapterFor(deps, row.platform);
         if (!adapter.choices) throw new PlatformError('not_supported', `${row.platform} has no choices to resolve`, { platform: row.platform });

@@ -5,6 +5,7 @@
 // to the queue, which runs this job again: the target is still `publishing` with the same
 // dueAt, so the rerun continues the same attempt.
 import type { AppDeps } from '../../../deps.ts';
+import { targetError } from '../../../http/errors.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
 import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
@@ -87,7 +88,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
     const fail = (message: string): StepOutcome => ({ kind: 'failed', message, retryable: false });
     if (!publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
     if (!row.accountId) return fail('the account was removed');
-    if (row.accountStatus === 'needs_reconnect' || !row.access_token_enc) return fail('reconnect_required: the account must be reconnected');
+    if (row.accountStatus === 'needs_reconnect' || !row.access_token_enc) return fail(targetError('reconnect_required', 'the account must be reconnected'));
     const options = JSON.parse(row.options) as Record<string, unknown>;
     let progress = JSON.parse(row.progress) as PublishProgress;
     // Media checks (media-check.ts) before the first platform call only: no step saved yet.
@@ -114,8 +115,8 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       // The platform says the token is dead: the account needs reconnecting (and says so with
       // account.disconnected), so its other targets fail at once instead of calling again.
       if (error.kind === 'auth') await markNeedsReconnect({ store, clock }, row.accountId, 'token_invalid', error.message);
-      const prefix = error.kind === 'auth' ? 'reconnect_required: ' : error.kind === 'permission' ? 'missing_permission: ' : '';
-      return { kind: 'failed', message: `${prefix}${error.message}`, retryable: error.retryable, retryAfterMs: error.details.retryAfterMs };
+      const message = error.kind === 'auth' ? targetError('reconnect_required', error.message) : error.kind === 'permission' ? targetError('missing_permission', error.message) : error.message;
+      return { kind: 'failed', message, retryable: error.retryable, retryAfterMs: error.details.retryAfterMs };
     }
   }
 }

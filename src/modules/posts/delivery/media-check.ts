@@ -5,6 +5,7 @@
 // Content-Type. A failure is permanent for the target, with a message naming the URL, instead
 // of the platform's generic "media could not be fetched" minutes later.
 import { Buffer } from 'node:buffer';
+import { targetError } from '../../../http/errors.ts';
 import { FetchFailedError, safeFetch, UrlRefusedError } from '../../../lib/safe-fetch.ts';
 import { messageOf } from '../../../lib/errors.ts';
 import { detectMediaType, SNIFF_BYTES } from '../../media/detect.ts';
@@ -116,7 +117,7 @@ export function mediaChecker(options: MediaCheckOptions): MediaChecker {
     const items = mediaItems(platform, targetOptions);
     const results = await Promise.all(items.map((item) => checkItem(platform, item, options)));
     const problems = results.flatMap((r) => ('problem' in r ? [r.problem] : []));
-    if (problems.length) return { ok: false, message: `invalid_media: ${problems.join('; ')}` };
+    if (problems.length) return { ok: false, message: targetError('invalid_media', problems.join('; ')) };
     // The kinds of mediaUrls, in order (cover and thread items are not among them).
     const kinds = results.slice(0, strings(targetOptions.mediaUrls).length).map((r) => ('kind' in r ? r.kind : 'image'));
     return { ok: true, kinds };
