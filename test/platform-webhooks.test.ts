@@ -78,5 +78,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(statuses, [200]);
       assert.ok((await stored()).some((r) => r.body.includes('\\u00e9')));
     });
+
+    test('a signed body with a NUL character, raw or escaped in a JSON string, is a 400 in the error shape and is not stored', async () => {
+      const secret = SANDBOX_APPS.meta.clientSecret;
+      const count = (await stored()).length;
+      const bodies = [
+        '{"object":"pa\\u0000ge","entry":[]}',
+        '{"object":"page","entry":[{"id":"4","time":4,"changes":[{"field":"feed","value":{"message":"a\\\\\\u0000b"}}]}]}',
+        '{"object":"page","entry":[{"id":"5","time":5,"changes":[{"field":"feed","value":{"message":"a\0b"}}]}]}',
+      ];
+      for (const body of bodies) {
+        const res = await post(body, sign(body, secret));
+        assert.equal(res.status, 400, body);
+        assert.deepEqual(await res.json(), { error: { message: 'body: must not contain a NUL character' } });
+      }
+      assert.equal((await stored()).length, count);
+      // An escaped backslash before u0000 is the text \u0000, not a NUL: stored as before.
+      const plain = '{"object":"page","entry":[{"id":"6","time":6,"changes":[{"field":"feed","value":{"message":"a\\\\u0000b"}}]}]}';
+      assert.equal((await post(plain, sign(plain, secret))).status, 200);
+      assert.ok((await stored()).some((r) => r.body === plain));
+      // The signature is checked first: an unsigned body with a NUL is still a 401.
+      assert.equal((await post(bodies[0] ?? '')).status, 401);
+    });
   });
 }
