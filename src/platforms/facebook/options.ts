@@ -13,12 +13,12 @@ const mediaUrl = { format: 'uri', maxLength: 2000 };
 
 export const FacebookData = Type.Object(
   {
-    contentType: Type.Optional(Type.Enum(FACEBOOK_CONTENT_TYPES, { description: 'feed (the default), reel or story.' })),
+    contentType: Type.Optional(Type.Enum(FACEBOOK_CONTENT_TYPES, { type: 'string', description: 'feed (the default), reel or story.' })),
     mediaUrl: Type.Optional(Type.String({ ...mediaUrl, description: 'One photo or video (https). A reel or a story needs one when it goes live.' })),
     mediaUrls: Type.Optional(
       Type.Array(Type.String({ format: 'uri' }), { minItems: 1, maxItems: 10, description: 'Instead of mediaUrl: 2 to 10 photos make a multi-photo feed post (no videos).' }),
     ),
-    mediaType: Type.Optional(Type.Enum(FACEBOOK_MEDIA_TYPES, { description: 'IMAGE or VIDEO; guessed from the URL when left out.' })),
+    mediaType: Type.Optional(Type.Enum(FACEBOOK_MEDIA_TYPES, { type: 'string', description: 'IMAGE or VIDEO; guessed from the URL when left out.' })),
     link: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'An https link; only for text posts without media.' })),
     title: Type.Optional(Type.String({ maxLength: 255, description: 'Videos and reels only.' })),
     firstComment: Type.Optional(Type.String({ minLength: 1, maxLength: 8000, description: 'Posted as a comment after publishing; not on stories or drafts.' })),
@@ -36,10 +36,10 @@ export const FacebookOptions = Type.Object({
   title: Type.Optional(Type.String()),
   draft: Type.Optional(Type.Boolean()),
   firstComment: Type.Optional(Type.String()),
-  contentType: Type.Enum(FACEBOOK_CONTENT_TYPES),
+  contentType: Type.Enum(FACEBOOK_CONTENT_TYPES, { type: 'string' }),
   link: Type.Optional(Type.String()),
   mediaUrls: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
-  mediaType: Type.Optional(Type.Enum(FACEBOOK_MEDIA_TYPES)),
+  mediaType: Type.Optional(Type.Enum(FACEBOOK_MEDIA_TYPES, { type: 'string' })),
 });
 export type FacebookOptions = Static<typeof FacebookOptions>;
 

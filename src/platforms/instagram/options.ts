@@ -22,8 +22,8 @@ export const InstagramData = Type.Object(
   {
     mediaUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'One image (JPEG) or video, public https. Required when the post goes live.' })),
     mediaUrls: Type.Optional(Type.Array(Type.String({ format: 'uri' }), { minItems: 1, maxItems: INSTAGRAM_CAROUSEL.max, description: 'Instead of mediaUrl: 2 to 10 items make a carousel.' })),
-    mediaType: Type.Optional(Type.Enum(INSTAGRAM_TYPES, { description: typeDescription })),
-    contentType: Type.Optional(Type.Enum(INSTAGRAM_TYPES, { description: typeDescription })),
+    mediaType: Type.Optional(Type.Enum(INSTAGRAM_TYPES, { type: 'string', description: typeDescription })),
+    contentType: Type.Optional(Type.Enum(INSTAGRAM_TYPES, { type: 'string', description: typeDescription })),
     firstComment: Type.Optional(Type.String({ minLength: 1, maxLength: 2200, description: 'Posted as a comment after publishing; not on stories.' })),
     collaborators: Type.Optional(Type.Array(Type.String({ pattern: USERNAME }), { maxItems: 3, description: 'Up to 3 usernames; not on stories.' })),
     userTags: Type.Optional(
@@ -47,7 +47,7 @@ export const InstagramData = Type.Object(
     coverUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Reels only: a cover image (https).' })),
     audioName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Reels only.' })),
     trialParams: Type.Optional(
-      Type.Object({ graduationStrategy: Type.Enum(INSTAGRAM_GRADUATION_STRATEGIES) }, { description: 'Reels only: a trial Reel, shown to non-followers first.' }),
+      Type.Object({ graduationStrategy: Type.Enum(INSTAGRAM_GRADUATION_STRATEGIES, { type: 'string' }) }, { description: 'Reels only: a trial Reel, shown to non-followers first.' }),
     ),
     commentsEnabled: Type.Optional(Type.Boolean({ description: 'false turns comments off right after publishing.' })),
   },
@@ -77,9 +77,9 @@ export const InstagramOptions = Type.Object({
   thumbOffset: Type.Optional(Type.Integer()),
   coverUrl: Type.Optional(Type.String()),
   audioName: Type.Optional(Type.String()),
-  trialParams: Type.Optional(Type.Object({ graduationStrategy: Type.Enum(INSTAGRAM_GRADUATION_STRATEGIES) })),
+  trialParams: Type.Optional(Type.Object({ graduationStrategy: Type.Enum(INSTAGRAM_GRADUATION_STRATEGIES, { type: 'string' }) })),
   commentsEnabled: Type.Optional(Type.Boolean()),
-  kind: Type.Enum(INSTAGRAM_KINDS),
+  kind: Type.Enum(INSTAGRAM_KINDS, { type: 'string' }),
   mediaUrls: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
 });
 export type InstagramOptions = Static<typeof InstagramOptions>;

@@ -17,7 +17,7 @@ const altText = Type.String({ maxLength: 1000 });
 const media = {
   mediaUrl: Type.Optional(Type.String({ format: 'uri', description: 'One image or video (https).' })),
   mediaUrls: Type.Optional(Type.Array(Type.String({ format: 'uri' }), { maxItems: THREADS_CAROUSEL.max, description: 'Instead of mediaUrl: 2 to 20 items make a carousel.' })),
-  mediaType: Type.Optional(Type.Enum(THREADS_MEDIA_TYPES, { description: 'TEXT, IMAGE, VIDEO or CAROUSEL; guessed from the media when left out. Media types need their media when the post goes live.' })),
+  mediaType: Type.Optional(Type.Enum(THREADS_MEDIA_TYPES, { type: 'string', description: 'TEXT, IMAGE, VIDEO or CAROUSEL; guessed from the media when left out. Media types need their media when the post goes live.' })),
   altText: Type.Optional(Type.String({ maxLength: 1000, description: 'The alt text of every item.' })),
   altTexts: Type.Optional(Type.Array(Type.Union([altText, Type.Null()]), { description: 'One per media item (null for none).' })),
 };
@@ -34,7 +34,7 @@ export const ThreadsData = Type.Object(
   {
     ...media,
     topicTag: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '^[^.&]*$', description: 'A topic, without . and &.' })),
-    replyControl: Type.Optional(Type.Enum(THREADS_REPLY_CONTROLS, { description: 'Who may reply.' })),
+    replyControl: Type.Optional(Type.Enum(THREADS_REPLY_CONTROLS, { type: 'string', description: 'Who may reply.' })),
     linkAttachment: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'An https link shown as a preview; text posts only.' })),
     firstComment: Type.Optional(Type.String({ minLength: 1, maxLength: THREADS_TEXT_MAX, description: 'Published as a reply.' })),
     threadItems: Type.Optional(
@@ -49,12 +49,12 @@ export const ThreadsData = Type.Object(
 );
 
 const Media = {
-  mediaType: Type.Enum(THREADS_MEDIA_TYPES),
+  mediaType: Type.Enum(THREADS_MEDIA_TYPES, { type: 'string' }),
   altTexts: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Null()]))),
 };
 const Shared = {
   topicTag: Type.Optional(Type.String()),
-  replyControl: Type.Optional(Type.Enum(THREADS_REPLY_CONTROLS)),
+  replyControl: Type.Optional(Type.Enum(THREADS_REPLY_CONTROLS, { type: 'string' })),
   firstComment: Type.Optional(Type.String()),
 };
 

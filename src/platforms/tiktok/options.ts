@@ -20,11 +20,11 @@ const flag = (description: string) => Type.Optional(Type.Boolean({ description }
 export const TiktokData = Type.Object(
   {
     privacyLevel: Type.Optional(
-      Type.Enum(TIKTOK_PRIVACY_LEVELS, { description: "Required when the post goes live; one of the creator's options (an unaudited app may only post SELF_ONLY)." }),
+      Type.Enum(TIKTOK_PRIVACY_LEVELS, { type: 'string', description: "Required when the post goes live; one of the creator's options (an unaudited app may only post SELF_ONLY)." }),
     ),
     mediaUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'The video (MP4, MOV or WebM) on a verified URL prefix, such as the publicUrl of uploaded media. Required when the post goes live.' })),
     mediaUrls: Type.Optional(Type.Array(Type.String({ format: 'uri' }), { minItems: 1, maxItems: 35, description: 'The photos of a photo post, on a verified URL prefix.' })),
-    mediaType: Type.Optional(Type.Enum(TIKTOK_MEDIA_TYPES, { description: 'video (the default) or image (a photo post).' })),
+    mediaType: Type.Optional(Type.Enum(TIKTOK_MEDIA_TYPES, { type: 'string', description: 'video (the default) or image (a photo post).' })),
     title: Type.Optional(Type.String({ maxLength: 90, description: 'Photo posts only (the content is the description); the video caption is the content.' })),
     disableComment: flag('Comments are off unless this is false.'),
     disableDuet: flag('Videos only; duets are off unless this is false.'),
@@ -47,7 +47,7 @@ const Common = {
   disableComment: Type.Optional(Type.Boolean()),
   brandContent: Type.Optional(Type.Boolean()),
   brandOrganic: Type.Optional(Type.Boolean()),
-  privacyLevel: Type.Optional(Type.Enum(TIKTOK_PRIVACY_LEVELS)),
+  privacyLevel: Type.Optional(Type.Enum(TIKTOK_PRIVACY_LEVELS, { type: 'string' })),
   mediaUrls: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
 };
 
