@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Value } from 'typebox/value';
+import { ERROR_CODES, type ErrorCode } from '../src/http/errors.ts';
 import { startApp, type TestApp } from './harness/app.ts';
 import { ROOT, runCli } from './harness/cli.ts';
 
@@ -15,6 +17,31 @@ interface Doc {
   security: unknown[];
   paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>;
 }
+
+// The operations that answer each catalogue code (read from the routes and the services they call).
+const PLATFORM_CALLS = ['getPublishingLimit', 'subscribeAccountWebhooks', 'selectPendingConnection', 'connectWhatsApp', 'editPublishedPost', 'unpublishPost', 'updateCommentsSettings'];
+const PUBLISHED_OPS = ['editPublishedPost', 'unpublishPost', 'updateCommentsSettings'];
+const ANSWERED_BY: Record<ErrorCode, string[]> = {
+  not_supported: ['startConnect', ...PLATFORM_CALLS],
+  invalid_request: PLATFORM_CALLS,
+  approval_required: PUBLISHED_OPS,
+  missing_permission: PLATFORM_CALLS,
+  reconnect_required: PLATFORM_CALLS,
+  NOT_EDITABLE: ['updatePost'],
+  PUBLISH_IN_PROGRESS: ['deletePost', 'publishPost'],
+  ALREADY_PUBLISHED: ['publishPost'],
+  APPROVAL_REQUIRED: ['publishPost'],
+  REJECTED: ['publishPost'],
+  NOT_PUBLISHED: PUBLISHED_OPS,
+  ACCOUNT_REMOVED: PUBLISHED_OPS,
+  IDEMPOTENCY_KEY_REUSED: ['createPost'],
+  REQUEST_IN_PROGRESS: ['createPost'],
+  DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
+  pending_expired: ['getPendingConnection', 'selectPendingConnection'],
+  payload_too_large: ['createMedia'],
+  rate_limited: ['createPost', ...PLATFORM_CALLS],
+  platform_error: PLATFORM_CALLS,
+};
 
 describe('OpenAPI document', () => {
   let t: TestApp;
@@ -40,6 +67,32 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries(item)) {
         assert.ok(op.operationId, `${method} ${path} has no operationId`);
         assert.ok(op.responses['401'], `${method} ${path} does not declare 401`);
+      }
+    }
+  });
+
+  test('every error response is the Error schema, which every catalogue answer validates against', () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          assert.deepEqual((response as { content?: unknown }).content, { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }, `${method} ${path} ${status}`);
+        }
+      }
+    }
+    const schema = served.components.schemas.Error as object;
+    for (const code of Object.keys(ERROR_CODES)) assert.ok(Value.Check(schema, { error: { message: 'What went wrong', code } }), code);
+    assert.ok(Value.Check(schema, { error: { message: 'platforms[0].accountId: required' } }));
+    assert.ok(!Value.Check(schema, { error: { code: 'NOT_EDITABLE' } }));
+  });
+
+  test('the operations that answer a catalogue code declare its status', () => {
+    const operations = new Map(Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId, op] as const)));
+    for (const [code, ids] of Object.entries(ANSWERED_BY) as Array<[ErrorCode, string[]]>) {
+      for (const id of ids) {
+        const op = operations.get(id);
+        assert.ok(op, `no operation ${id}`);
+        assert.ok(op.responses[String(ERROR_CODES[code].status)], `${id} answers ${code} but does not declare ${ERROR_CODES[code].status}`);
       }
     }
   });
