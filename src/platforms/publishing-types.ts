@@ -28,12 +28,13 @@ export interface PublishAccount {
 /** Step ids and counters a publisher keeps between calls; JSON-serialisable. */
 export type PublishProgress = Record<string, unknown>;
 
-export interface PublishRequest {
+/** `O`: the platform's options type (target-options.ts). */
+export interface PublishRequest<O> {
   account: PublishAccount;
   /** The post's content (the caption, text or title source, as the platform uses it). */
   content: string;
-  /** The target's validated platformSpecificData (only keys that apply to it). */
-  options: Record<string, unknown>;
+  /** The target's validated platformSpecificData (only keys that apply to it), typed per platform. */
+  options: O;
   /** What earlier calls stored; `{}` on a fresh attempt. */
   progress: PublishProgress;
   /** Stores progress durably; resolves once it is committed. Call before the next step. */
@@ -54,8 +55,8 @@ export type PublishOutcome =
   /** The platform is still processing; call publish again after this delay. */
   | { status: 'processing'; checkAfterMs: number };
 
-export interface Publisher {
-  publish(request: PublishRequest): Promise<PublishOutcome>;
+export interface Publisher<O> {
+  publish(request: PublishRequest<O>): Promise<PublishOutcome>;
 }
 
 export interface PostEditor {

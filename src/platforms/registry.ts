@@ -8,13 +8,13 @@ import { instagramAdapter } from './instagram/index.ts';
 import { redditAdapter } from './reddit/index.ts';
 import { threadsAdapter } from './threads/index.ts';
 import { tiktokAdapter } from './tiktok/index.ts';
-import { isPlatform, type Platform, type PlatformAdapter, type Platforms } from './types.ts';
+import { isPlatform, type Platforms } from './types.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
 
 /** `fetchFn`: what the platform HTTP client sends with (a test may pass its own). */
 export function createPlatforms(config: ContextConfig, fetchFn: FetchFn = fetch): Platforms {
   const ctx = createPlatformContext(config, fetchFn);
-  const adapters: Record<Platform, PlatformAdapter> = {
+  const adapters: Platforms['adapters'] = {
     reddit: redditAdapter(ctx),
     instagram: instagramAdapter(ctx),
     facebook: facebookAdapter(ctx),

@@ -7,6 +7,7 @@
 // retry. Modules reach them through `deps.platforms`; nothing here imports from modules/.
 import type { PlatformApps } from './context.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
+import type { OptionsOf } from './target-options.ts';
 
 export type * from './publishing-types.ts';
 
@@ -150,8 +151,9 @@ export interface WhatsAppNumbers {
  * A capability the platform lacks is absent. New features (comments, messages, templates,
  * insights, ads …) are new members of this record, each with its own interface.
  */
-export interface PlatformAdapter {
-  platform: Platform;
+/** `P`: the platform, which types the options its publisher receives. */
+export interface PlatformAdapter<P extends Platform = Platform> {
+  platform: P;
   /** Connect flows by flavour; the first is the default. */
   connectors: OAuthConnector[];
   choices?: ChoiceResolver;
@@ -159,7 +161,7 @@ export interface PlatformAdapter {
   health?: HealthChecker;
   limits?: PublishingLimitReader;
   webhooks?: WebhookSubscriber;
-  publisher?: Publisher;
+  publisher?: Publisher<OptionsOf<P>>;
   editor?: PostEditor;
   remover?: PostRemover;
   commentsSwitch?: CommentsSwitch;
@@ -168,7 +170,7 @@ export interface PlatformAdapter {
 
 /** What modules get as `deps.platforms`: every adapter, built once at start, and the shared platform settings they need. */
 export interface Platforms {
-  readonly adapters: Readonly<Record<Platform, PlatformAdapter>>;
+  readonly adapters: { readonly [P in Platform]: PlatformAdapter<P> };
   /** The adapter of a stored platform name; null for a name no adapter serves. */
   of(name: string): PlatformAdapter | null;
   /** The platform apps' credentials (null: not configured); Meta webhook signatures are made with their secrets. */

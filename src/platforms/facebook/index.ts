@@ -52,7 +52,7 @@ async function listPages(ctx: PlatformContext, userToken: string): Promise<PageR
   });
 }
 
-export function facebookAdapter(ctx: PlatformContext): PlatformAdapter {
+export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook'> {
   return {
     platform: 'facebook',
     connectors: [

@@ -6,6 +6,7 @@
 // photos, photo stories, the first comment) are made once (create-once.ts): an interrupted one
 // is looked for on the Page before it is made again. After publishing: the permalink and the
 // first comment.
+import type { FacebookOptions } from './options.ts';
 import { createOnce, type OnceContext } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
@@ -23,9 +24,9 @@ function need(id: string | null, what: string): string {
   return id;
 }
 
-export function facebookPublisher(http: PlatformHttp): Publisher {
+export function facebookPublisher(http: PlatformHttp): Publisher<FacebookOptions> {
   return {
-    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest<FacebookOptions>): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);
       const call = graphCaller(http, 'facebook', FACEBOOK_GRAPH, account.accessToken);

@@ -15,7 +15,7 @@ const INSTAGRAM_WEBHOOK_FIELDS = ['comments', 'mentions', 'messages', 'messaging
 
 const viaFacebook = (c: AccountCredentials) => c.metadata.login === 'facebook';
 
-export function instagramAdapter(ctx: PlatformContext): PlatformAdapter {
+export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagram'> {
   return {
     platform: 'instagram',
     // Instagram Login first (its own app) unless only the Meta app is configured.

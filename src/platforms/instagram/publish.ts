@@ -5,6 +5,7 @@
 // saved before the next call and the media id right after media_publish, so a resumed attempt
 // never makes a second container or publishes twice. After publishing: the permalink, the
 // first comment, then comments turned off (in that order, or the comment could not be made).
+import type { InstagramOptions } from './options.ts';
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
@@ -31,9 +32,9 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 
 export const instagramHost = (metadata: Record<string, unknown>): string => (metadata.login === 'facebook' ? FACEBOOK_GRAPH : INSTAGRAM_GRAPH);
 
-export function instagramPublisher(http: PlatformHttp): Publisher {
+export function instagramPublisher(http: PlatformHttp): Publisher<InstagramOptions> {
   return {
-    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest<InstagramOptions>): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const store = () => save(progress);
       const call = graphCaller(http, 'instagram', instagramHost(account.metadata), account.accessToken);

@@ -28,7 +28,7 @@ function tokenSet(body: Json, now: number, previousRefresh: string | null): Toke
   };
 }
 
-export function redditAdapter(ctx: PlatformContext): PlatformAdapter {
+export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
   const tokenCall = async (form: Record<string, string>, now: number, previousRefresh: string | null) => {
     const app = requireApp(ctx.apps, 'reddit');
     const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64');

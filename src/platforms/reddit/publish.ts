@@ -2,6 +2,7 @@
 // is the `title` option, or else the content's first line (and the text is then the rest).
 // A single step with no id to store first: it is made once (create-once.ts), and an interrupted
 // submit is looked for among the account's submissions before it is sent again.
+import type { RedditOptions } from './options.ts';
 import type { PlatformHttp } from '../http.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
 import type { PublishProgress, PublishRequest, Publisher } from '../types.ts';
@@ -27,9 +28,9 @@ interface Link {
 }
 
 /** `userAgent`: reddit throttles generic agents, so every call names the app (§6.2). */
-export function redditPublisher(http: PlatformHttp, userAgent: string): Publisher {
+export function redditPublisher(http: PlatformHttp, userAgent: string): Publisher<RedditOptions> {
   return {
-    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest) {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest<RedditOptions>) {
       const progress: PublishProgress = { ...saved };
       const headers = { authorization: `bearer ${account.accessToken}`, 'user-agent': userAgent };
       const { title, text } = redditTitleAndText(content, options.title);

@@ -29,7 +29,7 @@ async function profile(ctx: PlatformContext, token: string): Promise<PlatformPro
   return { platformUserId: str(me.id) ?? '', username: str(me.username), displayName: str(me.name), avatarUrl: str(me.threads_profile_picture_url), metadata: {} };
 }
 
-export function threadsAdapter(ctx: PlatformContext): PlatformAdapter {
+export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'> {
   return {
     platform: 'threads',
     connectors: [

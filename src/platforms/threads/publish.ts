@@ -4,6 +4,7 @@
 // first comment replying to the root. Each container id and each published id is saved before
 // the next call, so a resumed attempt never creates or publishes a unit twice; a container
 // found published whose media id was never saved has that id read back from the user's posts.
+import type { ThreadsOptions } from './options.ts';
 import type { PlatformHttp } from '../http.ts';
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
@@ -68,9 +69,9 @@ function unitOf(text: string, source: Record<string, unknown>): Omit<ThreadsUnit
 
 const isVideo = (url: string) => /\.(mp4|mov)(\?|$)/i.test(url);
 
-export function threadsPublisher(http: PlatformHttp): Publisher {
+export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> {
   return {
-    async publish(request: PublishRequest): Promise<PublishOutcome> {
+    async publish(request: PublishRequest<ThreadsOptions>): Promise<PublishOutcome> {
       const { account, progress, save } = request;
       const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {
         return graphBody('threads', await http.send('threads', { method, url: `${GRAPH}${path}`, bearer: account.accessToken, ...(form ? { form } : {}) }));

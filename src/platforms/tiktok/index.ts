@@ -35,7 +35,7 @@ async function profile(ctx: PlatformContext, token: TokenSet): Promise<PlatformP
   return { platformUserId: str(user.open_id) ?? '', username: str(user.username), displayName: str(user.display_name), avatarUrl: str(user.avatar_url), metadata: { unionId: str(user.union_id) } };
 }
 
-export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter {
+export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
   const tokenCall = async (form: Record<string, string>, now: number) => {
     const app = requireApp(ctx.apps, 'tiktok');
     const response = await ctx.http.send('tiktok', { method: 'POST', url: `${API}/v2/oauth/token/`, form: { client_key: app.clientId, client_secret: app.clientSecret, ...form } });

@@ -4,6 +4,7 @@
 // attempt with a saved publish_id only checks status: it never initialises a second post. The
 // init itself is made once (create-once.ts): an interrupted init is looked for among the
 // creator's published posts (video.list) until TikTok has had time to process it.
+import type { TiktokOptions } from './options.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
@@ -43,9 +44,9 @@ interface Found {
  * `settleMs`: how long TikTok may take to process a post before it is listed (video.list shows
  * only published posts), so an interrupted init that is not listed yet is not sent again.
  */
-export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher {
+export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher<TiktokOptions> {
   return {
-    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest): Promise<PublishOutcome> {
+    async publish({ account, content, options, progress: saved, save, now, inFlightMs, isTaken }: PublishRequest<TiktokOptions>): Promise<PublishOutcome> {
       const progress: PublishProgress = { ...saved };
       const call = async (path: string, json?: unknown) => {
         const res = await http.send('tiktok', { method: 'POST', url: `${API}${path}`, bearer: account.accessToken, json: json ?? {} });

@@ -82,7 +82,7 @@ async function registerNumber(ctx: PlatformContext, { accessToken, phoneNumberId
   });
 }
 
-export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter {
+export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp'> {
   return {
     platform: 'whatsapp',
     connectors: [

@@ -9,7 +9,9 @@ import { targetError } from '../../../http/errors.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
 import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
-import type { PublishProgress, Publisher } from '../../../platforms/types.ts';
+import { publishTarget } from '../../../platforms/target-options.ts';
+import type { PublishProgress } from '../../../platforms/types.ts';
+import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
@@ -66,7 +68,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
         await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
       }
 
-      const outcome = await attempt(deps.platforms.of(row.platform)?.publisher, row, async (progress) => {
+      const outcome = await attempt(row, async (progress) => {
         await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
@@ -84,12 +86,15 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
     return row !== undefined;
   }
 
-  async function attempt(publisher: Publisher | undefined, row: Row, save: (progress: PublishProgress) => Promise<void>, taken: (platformPostId: string) => Promise<boolean>): Promise<StepOutcome> {
+  async function attempt(row: Row, save: (progress: PublishProgress) => Promise<void>, taken: (platformPostId: string) => Promise<boolean>): Promise<StepOutcome> {
     const fail = (message: string): StepOutcome => ({ kind: 'failed', message, retryable: false });
-    if (!publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
+    if (!isPostPlatform(row.platform) || !deps.platforms.adapters[row.platform].publisher) return fail(`publishing to ${row.platform} is not supported by this service yet`);
     if (!row.accountId) return fail('the account was removed');
     if (row.accountStatus === 'needs_reconnect' || !row.access_token_enc) return fail(targetError('reconnect_required', 'the account must be reconnected'));
-    const options = JSON.parse(row.options) as Record<string, unknown>;
+    // The options as validated when the post was made, typed for the platform's publisher.
+    const target = parseStoredOptions(row.platform, row.options);
+    if (!target) return fail(`the stored ${row.platform} options of this target no longer have the shape this version reads; edit the post and publish it again`);
+    const { options } = target;
     let progress = JSON.parse(row.progress) as PublishProgress;
     // Media checks (media-check.ts) before the first platform call only: no step saved yet.
     if (isFresh(progress)) {
@@ -99,16 +104,17 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
     }
     const inFlightMs = deps.config.platformTimeoutMs + IN_FLIGHT_MARGIN_MS;
     try {
-      const result = await publisher.publish({
+      const publishing = publishTarget(deps.platforms.adapters, target, {
         account: { id: row.accountId, platformUserId: row.platform_user_id ?? '', username: row.username, accessToken: sealer.open(row.access_token_enc), metadata: JSON.parse(row.metadata ?? '{}') as Record<string, unknown> },
         content: row.content,
-        options,
         progress,
         save,
         now: () => clock.now(),
         inFlightMs,
         isTaken: taken,
       });
+      if (!publishing) return fail(`publishing to ${row.platform} is not supported by this service yet`);
+      const result = await publishing;
       return result.status === 'published' ? { kind: 'published', platformPostId: result.platformPostId, url: result.url } : { kind: 'processing', checkAfterMs: result.checkAfterMs };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;

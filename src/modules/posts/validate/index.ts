@@ -8,6 +8,7 @@ import { InstagramOptions } from '../../../platforms/instagram/options.ts';
 import { RedditOptions } from '../../../platforms/reddit/options.ts';
 import { ThreadsOptions } from '../../../platforms/threads/options.ts';
 import { TiktokOptions } from '../../../platforms/tiktok/options.ts';
+import type { PlatformOptions, PostPlatform } from '../../../platforms/target-options.ts';
 import { POST_PLATFORMS } from '../schemas.ts';
 import type { TargetInput, Warning } from './common.ts';
 import { FACEBOOK_KEYS, validateFacebook } from './facebook.ts';
@@ -18,15 +19,7 @@ import { TIKTOK_KEYS, validateTiktok } from './tiktok.ts';
 
 export type { TargetInput, Warning } from './common.ts';
 
-export type PostPlatform = (typeof POST_PLATFORMS)[number];
-
-/** A target's validated options, discriminated by its platform. */
-export type PlatformOptions =
-  | { platform: 'reddit'; options: RedditOptions }
-  | { platform: 'instagram'; options: InstagramOptions }
-  | { platform: 'facebook'; options: FacebookOptions }
-  | { platform: 'threads'; options: ThreadsOptions }
-  | { platform: 'tiktok'; options: TiktokOptions };
+export type { PlatformOptions, PostPlatform } from '../../../platforms/target-options.ts';
 
 /** The platform, its options as stored and read by the publisher, and the keys skipped. */
 export type TargetResult = PlatformOptions & { warnings: Warning[] };

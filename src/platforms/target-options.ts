@@ -1,0 +1,50 @@
+// The options a post target carries to its platform's publisher, typed per platform (the schemas
+// are in each platform's options.ts; modules/posts/validate produces them, the delivery job reads
+// them back with parseStoredOptions), and the one place that hands a target to the publisher of
+// its own platform, so each publisher receives its own options type.
+import type { FacebookOptions } from './facebook/options.ts';
+import type { InstagramOptions } from './instagram/options.ts';
+import type { PublishOutcome, PublishRequest } from './publishing-types.ts';
+import type { RedditOptions } from './reddit/options.ts';
+import type { ThreadsOptions } from './threads/options.ts';
+import type { TiktokOptions } from './tiktok/options.ts';
+import type { PlatformAdapter } from './types.ts';
+
+export interface OptionsByPlatform {
+  reddit: RedditOptions;
+  instagram: InstagramOptions;
+  facebook: FacebookOptions;
+  threads: ThreadsOptions;
+  tiktok: TiktokOptions;
+}
+
+/** The platforms posts can be published to. */
+export type PostPlatform = keyof OptionsByPlatform;
+
+/** A target's validated options, discriminated by its platform. */
+export type PlatformOptions = { [P in PostPlatform]: { platform: P; options: OptionsByPlatform[P] } }[PostPlatform];
+
+/** What the publisher's options are for a platform (never for one that does not publish posts). */
+export type OptionsOf<P extends string> = P extends PostPlatform ? OptionsByPlatform[P] : never;
+
+export type PublishBase = Omit<PublishRequest<never>, 'options'>;
+
+/** Publishes the target with its own platform's publisher; null when that platform has none. */
+export function publishTarget(adapters: { readonly [P in PostPlatform]: PlatformAdapter<P> }, target: PlatformOptions, base: PublishBase): Promise<PublishOutcome> | null {
+  switch (target.platform) {
+    case 'reddit':
+      return adapters.reddit.publisher?.publish({ ...base, options: target.options }) ?? null;
+    case 'instagram':
+      return adapters.instagram.publisher?.publish({ ...base, options: target.options }) ?? null;
+    case 'facebook':
+      return adapters.facebook.publisher?.publish({ ...base, options: target.options }) ?? null;
+    case 'threads':
+      return adapters.threads.publisher?.publish({ ...base, options: target.options }) ?? null;
+    case 'tiktok':
+      return adapters.tiktok.publisher?.publish({ ...base, options: target.options }) ?? null;
+    default: {
+      const unreachable: never = target;
+      throw new Error(`unknown platform ${String(unreachable)}`);
+    }
+  }
+}
