@@ -3,13 +3,12 @@
 // marked shell blocks run as they are with bash and curl (its photo upload included), and every
 // post they create ends `published` on its platform. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { SandboxState } from '../src/sandbox/index.ts';
 import type { TestApp } from './harness/app.ts';
-import { ROOT } from './harness/cli.ts';
+import { ROOT, runToEnd, type CliResult } from './harness/cli.ts';
 import { CLIENT_REDIRECT, startConnectApp, walkConnect } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
@@ -27,18 +26,10 @@ function readmeExamples(): Map<string, string> {
   return blocks;
 }
 
-function bash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // The Node running the tests first on PATH, for the README's `node -p`.
-    const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function bash(script: string, env: Record<string, string>): Promise<CliResult> {
+  // The Node running the tests first on PATH, for the README's `node -p`.
+  const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+  return runToEnd('bash', ['-c', script], { ...process.env, ...env, PATH: path });
 }
 
 interface PostBody {

@@ -13,8 +13,13 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runToEnd(process.execPath, [BIN, ...args], { ...process.env, LOG_LEVEL: 'silent', ...env });
+}
+
+/** Runs a program in the project's folder to its end, with its output collected. */
+export function runToEnd(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
