@@ -254,7 +254,25 @@ export interface PlatformWebhookEventsTable {
   processed_at: number | null;
 }
 
+export type InboxEventKind = 'comment' | 'mention' | 'reply' | 'feed' | 'message' | 'other';
+
+export interface InboxEventsTable {
+  /** `evt_…`: also the outgoing event's id and its data's `eventId`. */
+  id: string;
+  organization_id: string;
+  account_id: string;
+  platform: string;
+  kind: InboxEventKind;
+  /** The platform's own id of the event (comment id …): unique per account and kind. */
+  dedupe_key: string;
+  /** JSON: the outgoing event's data (comment.received shape for comments, replies, mentions). */
+  data: string;
+  /** When the service received the platform's webhook. */
+  received_at: number;
+}
+
 export interface Database {
+  inbox_events: InboxEventsTable;
   connect_states: ConnectStatesTable;
   pending_connections: PendingConnectionsTable;
   account_health: AccountHealthTable;
@@ -285,4 +303,5 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type PostRow = Selectable<PostsTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
+export type InboxEventRow = Selectable<InboxEventsTable>;
 export type PendingConnectionRow = Selectable<PendingConnectionsTable>;

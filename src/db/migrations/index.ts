@@ -9,6 +9,7 @@ import * as jobLanes from './0006-job-lanes.ts';
 import * as accountListIndex from './0007-account-list-index.ts';
 import * as retentionIndexes from './0008-retention-indexes.ts';
 import * as targetPlatformIds from './0009-target-platform-ids.ts';
+import * as inboxEvents from './0010-inbox-events.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-account-list-index': accountListIndex,
   '0008-retention-indexes': retentionIndexes,
   '0009-target-platform-ids': targetPlatformIds,
+  '0010-inbox-events': inboxEvents,
 };

@@ -27,10 +27,10 @@ export async function emitEvent<E extends EventType>(
   organizationId: string,
   type: E,
   data: EventData<E>,
-  options: { onlyWebhookId?: string } = {},
+  options: { onlyWebhookId?: string; /** The event's id when the caller made it (an inbox event's). */ id?: string } = {},
 ): Promise<Emitted> {
   const { db, now } = ctx;
-  const eventId = newId('event', now);
+  const eventId = options.id ?? newId('event', now);
   await db.insertInto('events').values({ id: eventId, organization_id: organizationId, type, data: JSON.stringify(data), created_at: now }).execute();
 
   const endpoints = await db
