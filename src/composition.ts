@@ -12,7 +12,7 @@ import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/i
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
 import { mediaFileRoutes, mediaJobs, mediaRoutes, mediaSchemas } from './modules/media/index.ts';
-import { platformWebhookJobs, platformWebhookRoutes } from './modules/platform-webhooks/index.ts';
+import { platformWebhookJobs, platformWebhookRoutes, queueUnhandledRerun } from './modules/platform-webhooks/index.ts';
 import { postJobs, postRoutes, postSchemas } from './modules/posts/index.ts';
 import { queueRetention, retentionJobs } from './modules/retention/index.ts';
 import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/index.ts';
@@ -41,4 +41,5 @@ export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): Jo
 /** What a worker queues when it starts (each de-duplicated, so any number of workers may). */
 export async function queueStandingJobs(deps: AppDeps): Promise<void> {
   await queueRetention(deps);
+  await queueUnhandledRerun(deps);
 }

@@ -1,16 +1,19 @@
-// The `platform_event.process` job: turns a stored inbound Meta webhook into inbox records and
-// outgoing events. In this issue it only reads the envelope and records which kinds it carries
-// (`page.feed`, `instagram.comments`, `page.messaging` …): turning comments, mentions and
-// messages into comment.received / message.* events is the inbox issue's work, which will add a
-// handler per kind here and re-run the rows left `unhandled`. Nothing is pretended: rows stay
-// `unhandled`, with a note naming the kinds waiting for a handler.
+// The `platform_event.process` job: turns a stored inbound Meta webhook into inbox events and the
+// contract's comment.received / mention.received, in one transaction with marking the row.
+// Once per platform event: the inbox row's unique (account, kind, platform id) decides, so a Meta
+// retry (stored again when its bytes differ) or a second run of the same row emits nothing more.
+// Kinds without a handler yet (messaging, WhatsApp) leave the row `unhandled` with a note; the
+// worker start re-runs those rows (rerun-job.ts), so a later handler picks them up.
 import { Type } from 'typebox';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
+import type { Database } from '../../db/schema.ts';
 import { defineJob, jobKind } from '../../jobs/catalog.ts';
+import { recordInboundComment } from '../inbox/record.ts';
+import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
 
 export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
 
-type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 /** The kinds of one envelope: `object.field` per change, `object.messaging` per messaging item. */
@@ -34,15 +37,48 @@ export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
   return defineJob(platformEventProcess, {
     timeoutMs: 30_000,
     async run({ eventId }) {
-      const row = await deps.store.db.selectFrom('platform_webhook_events').selectAll().where('id', '=', eventId).executeTakeFirst();
-      if (!row || row.status !== 'pending') return;
-      const { kinds } = envelopeKinds(row.body);
-      await deps.store.db
-        .updateTable('platform_webhook_events')
-        .set({ status: 'unhandled', note: `no handler yet for ${kinds.join(', ') || 'this payload'} (inbox issue)`, processed_at: deps.clock.now() })
-        .where('id', '=', eventId)
-        .where('status', '=', 'pending')
-        .execute();
+      const { db } = deps.store;
+      const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
+      if (!row || row.status === 'processed') return;
+      const parsed = parseMetaEnvelope(row.body);
+      const now = deps.clock.now();
+      await db.transaction().execute(async (trx) => {
+        let emitted = 0;
+        for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
+        const status = parsed.unhandled.length ? 'unhandled' : 'processed';
+        await trx
+          .updateTable('platform_webhook_events')
+          .set({ status, note: noteOf(parsed.unhandled, parsed.ignored, emitted), processed_at: now })
+          .where('id', '=', eventId)
+          .where('status', '<>', 'processed')
+          .execute();
+      });
     },
   });
+}
+
+/** Records the comment for every organization's account of that Page or Instagram account. */
+async function processItem(trx: Kysely<Database>, deps: Pick<AppDeps, 'store'>, item: InboundComment, receivedAt: number, now: number): Promise<number> {
+  // The account's own comment (the Page or the Instagram account commenting) is no event.
+  if (item.fromId !== null && item.fromId === item.accountPlatformId) return 0;
+  const accounts = await trx
+    .selectFrom('accounts')
+    .select(['id', 'organization_id', 'platform', 'external_id'])
+    .where('platform', '=', item.platform)
+    .where('platform_user_id', '=', item.accountPlatformId)
+    .execute();
+  let emitted = 0;
+  for (const account of accounts) {
+    if (await recordInboundComment({ db: trx, store: deps.store, now }, account, item, receivedAt)) emitted++;
+  }
+  return emitted;
+}
+
+function noteOf(unhandled: string[], ignored: string[], emitted: number): string | null {
+  const parts = [
+    ...(unhandled.length ? [`no handler yet for ${unhandled.join(', ')}`] : []),
+    ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),
+    ...(emitted ? [`${emitted} inbox event${emitted === 1 ? '' : 's'}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : null;
 }

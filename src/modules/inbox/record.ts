@@ -1,0 +1,51 @@
+// Recording one inbound comment or mention for one account: the inbox event and, when the row is
+// new, the contract's comment.received / mention.received with the same id as its eventId (and
+// as the outgoing event's own id). The unique (account_id, kind, dedupe_key) index decides
+// "new": a platform retry, a re-run of the same stored webhook or a concurrent run finds the
+// row there and emits nothing. The caller's transaction holds both, with the stored webhook's
+// status.
+import type { EventData } from '../events/catalog.ts';
+import { emitEvent, type EmitContext } from '../events/emit.ts';
+import { newId } from '../../lib/ids.ts';
+import type { InboundComment } from '../platform-webhooks/meta-changes.ts';
+
+export interface InboxAccount {
+  id: string;
+  organization_id: string;
+  platform: string;
+  external_id: string | null;
+}
+
+/** True when the event is new and was emitted. */
+export async function recordInboundComment(ctx: EmitContext, account: InboxAccount, item: InboundComment, receivedAt: number): Promise<boolean> {
+  const { db, now } = ctx;
+  // Our post, when one of the account's published targets is that platform post.
+  const target = item.platformPostId
+    ? await db
+        .selectFrom('post_targets')
+        .select('post_id')
+        .where('account_id', '=', account.id)
+        .where('platform_post_id', '=', item.platformPostId)
+        .where('status', '=', 'published')
+        .executeTakeFirst()
+    : undefined;
+  const id = newId('event', now);
+  const data: EventData<'comment.received'> = {
+    eventId: id,
+    platform: account.platform,
+    accountId: account.id,
+    externalId: account.external_id,
+    postId: target?.post_id ?? null,
+    platformPostId: item.platformPostId,
+    comment: item.comment,
+    receivedAt: new Date(receivedAt).toISOString(),
+  };
+  const inserted = await db
+    .insertInto('inbox_events')
+    .values({ id, organization_id: account.organization_id, account_id: account.id, platform: account.platform, kind: item.kind, dedupe_key: item.dedupeKey, data: JSON.stringify(data), received_at: receivedAt })
+    .onConflict((oc) => oc.columns(['account_id', 'kind', 'dedupe_key']).doNothing())
+    .executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 0n) return false;
+  await emitEvent(ctx, account.organization_id, item.kind === 'mention' ? 'mention.received' : 'comment.received', data, { id });
+  return true;
+}
