@@ -1,22 +1,22 @@
 // Page comments (platforms.md §3.2): `/{object-id}/comments` on posts and comments (list with
 // filter, order and summary; create as the Page), the comment node (edit own, hide/unhide,
-// delete), Page likes, and people commenting or reacting through the control API. Each change
+// delete), Page likes (once per Page, `user_likes`), replies as the `comments` field, and people commenting or reacting through the control API. Each change
 // sends the Page `feed` webhook (item comment / reaction, §8.3).
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { emitChange } from '../meta/events.ts';
 import { invalidParameter } from '../meta/graph-error.ts';
 import { pageOf } from '../meta/paging.ts';
-import { parseFields, selectFields } from '../meta/fields.ts';
+import { parseFields, selectFields, type FieldGetters } from '../meta/fields.ts';
 import { str, type GraphInput } from '../meta/params.ts';
 import { graphTime } from '../meta/store.ts';
 import { personFor, type PersonInput } from '../messaging/persons.ts';
 import { isPublished, MESSAGE_LIMIT } from './posts.ts';
 import type { FbComment, FbPost } from './store.ts';
 
-export function commentGetters(state: SandboxState, comment: FbComment) {
-  const replies = () => childrenOf(state, comment.postId, comment.id);
-  return {
+export function commentGetters(state: SandboxState, comment: FbComment, nested = true): FieldGetters {
+  const replies = () => childrenOf(state, comment.postId, comment.id).sort((a, b) => a.createdAt - b.createdAt);
+  const fields = {
     id: () => comment.id,
     message: () => comment.message,
     created_time: () => graphTime(comment.createdAt),
@@ -30,7 +30,13 @@ export function commentGetters(state: SandboxState, comment: FbComment) {
     object: () => ({ id: comment.postId }),
     permalink_url: () => `https://www.facebook.com/${comment.postId.replace('_', '/posts/')}?comment_id=${comment.id}`,
     attachment: () => (comment.attachmentUrl ? { type: 'photo', media: { image: { src: comment.attachmentUrl } } } : undefined),
+    user_likes: () => comment.likedByPage === true,
   };
+  if (!nested) return fields;
+  // The `comments` edge as a field (`comments{…}`): the replies, oldest first, each with every
+  // field but its own replies; the caller's sub-selection narrows them.
+  const comments = () => ({ data: replies().map((r) => Object.fromEntries(Object.entries(commentGetters(state, r, false)).flatMap(([k, get]) => (get() === undefined ? [] : [[k, get()]])))) });
+  return { ...fields, comments };
 }
 
 export const commentRow = (state: SandboxState, comment: FbComment, input: GraphInput) =>

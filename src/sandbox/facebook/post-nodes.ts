@@ -120,9 +120,20 @@ export const commentNode = defineNode<FbComment>({
         return pageComments(ctx, input, post, node);
       },
     },
+    // The Page's like counts once: liking again or unliking what it never liked changes nothing.
     likes: {
-      post: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'moderate'), (node.likeCount++, { success: true })),
-      delete: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'moderate'), (node.likeCount = Math.max(0, node.likeCount - 1)), { success: true }),
+      post({ ctx, input, node }) {
+        pageOf(ctx, input, node.pageId, 'moderate');
+        if (node.likedByPage !== true) node.likeCount++;
+        node.likedByPage = true;
+        return { success: true };
+      },
+      delete({ ctx, input, node }) {
+        pageOf(ctx, input, node.pageId, 'moderate');
+        if (node.likedByPage === true) node.likeCount = Math.max(0, node.likeCount - 1);
+        node.likedByPage = false;
+        return { success: true };
+      },
     },
   },
 });

@@ -69,4 +69,6 @@ export interface FbComment {
   hidden: boolean;
   likeCount: number;
   attachmentUrl: string | null;
+  /** The Page liked it (POST /{comment}/likes); absent in state files written before. */
+  likedByPage?: boolean;
 }

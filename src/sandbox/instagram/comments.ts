@@ -20,6 +20,8 @@ export function mediaComments(state: SandboxState, mediaId: string, parentId: st
   return [...state.meta.igComments.values()].filter((c) => c.mediaId === mediaId && c.parentId === parentId).sort((a, b) => b.createdAt - a.createdAt);
 }
 
+const REPLY_FIELDS: GraphInput = { fields: 'id,text,timestamp,username,from,like_count,hidden,media,parent_id' };
+
 export function commentFields(state: SandboxState, comment: IgComment, input: GraphInput | null): Record<string, unknown> {
   return selectFields(
     'IGComment',
@@ -33,7 +35,8 @@ export function commentFields(state: SandboxState, comment: IgComment, input: Gr
       hidden: () => comment.hidden,
       media: () => ({ id: comment.mediaId }),
       parent_id: () => comment.parentId ?? undefined,
-      replies: () => ({ data: mediaComments(state, comment.mediaId, comment.id).map((r) => commentFields(state, r, null)) }),
+      // Every field of each reply (oldest first); `replies{…}` narrows them (meta/fields.ts).
+      replies: () => ({ data: mediaComments(state, comment.mediaId, comment.id).reverse().map((r) => commentFields(state, r, REPLY_FIELDS)) }),
       legacy_instagram_comment_id: () => comment.id,
     },
     input ? parseFields(str(input, 'fields')) : null,

@@ -1,9 +1,9 @@
-// The rest of the reddit API the service calls (platforms.md §6.2): comment, edit, delete, info,
-// the identity, and a subreddit's link flair templates.
+// The rest of the reddit API the service calls (platforms.md §6.2): comment (the tree is in
+// comments.ts), edit, delete, info, the identity, and a subreddit's link flair templates.
 import type { RouteContext } from '../core/router.ts';
 import { redditAuth } from './auth.ts';
 import { httpError, type ErrorTriplet } from './errors.ts';
-import { fullname, type RedditThing } from './store.ts';
+import { storeComment } from './comments.ts';
 import { envelope, form } from './submit.ts';
 import { child, listing } from './things.ts';
 
@@ -18,32 +18,7 @@ export function comment(ctx: RouteContext): unknown {
   if (!text.trim()) errors.push(['NO_TEXT', 'we need something here', 'text']);
   else if ([...text].length > 10_000) errors.push(['TOO_LONG', 'this is too long (max: 10000)', 'text']);
   if (errors.length || !parent) return envelope(input, errors);
-  const linkId = parent.kind === 't3' ? fullname(parent) : (parent.linkId ?? '');
-  const id = ctx.state.ids.base36('reddit-thing', 1_500_000_000);
-  const link = ctx.state.reddit.things.get(linkId);
-  const thing: RedditThing = {
-    kind: 't1',
-    id,
-    authorId: user.id,
-    author: user.name,
-    subreddit: parent.subreddit,
-    title: null,
-    text,
-    url: null,
-    isSelf: false,
-    flairId: null,
-    flairText: null,
-    nsfw: false,
-    spoiler: false,
-    sendReplies: true,
-    createdUtc: Math.floor(ctx.state.clock.now() / 1000),
-    edited: false,
-    deleted: false,
-    parentId: fullname(parent),
-    linkId,
-    permalink: `${link?.permalink ?? `/r/${parent.subreddit}/comments/${linkId.slice(3)}/_/`}${id}/`,
-  };
-  ctx.state.reddit.things.set(fullname(thing), thing);
+  const thing = storeComment(ctx.state, parent, user, text);
   return envelope(input, [], { things: [child(ctx.state, thing)] });
 }
 

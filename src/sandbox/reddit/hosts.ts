@@ -2,6 +2,7 @@
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { comment, del, editUserText, info, linkFlair, me, submitted } from './api.ts';
+import { commentTree } from './comments.ts';
 import { redditHostErrors } from './errors.ts';
 import { redditAccessToken, redditConsent, redditRevoke } from './login.ts';
 import { submit } from './submit.ts';
@@ -19,6 +20,8 @@ export function redditHosts(): Host[] {
     .post('/api/del', del)
     .get('/api/info', info)
     .get('/user/:name/submitted', submitted)
+    .get('/comments/:article', commentTree)
+    .get('/r/:sr/comments/:article', commentTree)
     .get('/r/:sr/api/info', info)
     .get('/r/:sr/api/link_flair_v2', linkFlair);
   return [www, api];

@@ -1,6 +1,8 @@
 // The reddit module: its hosts, its store, the user `sandbox_user` and four subreddits with the
-// rules the service must meet (flairs, a required flair, text only, links only).
+// rules the service must meet (flairs, a required flair, text only, links only); its control
+// route makes a person comment (control.ts).
 import type { SandboxModule } from '../module.ts';
+import { registerRedditControl } from './control.ts';
 import { redditHosts } from './hosts.ts';
 import { RedditStore } from './store.ts';
 
@@ -25,4 +27,5 @@ export const redditModule: SandboxModule<'reddit', RedditStore> = {
     state.addSubreddit({ name: 'sandbox_links', title: 'Links only', submissionType: 'link' });
   },
   hosts: redditHosts,
+  control: registerRedditControl,
 };

@@ -8,16 +8,18 @@ export function thingData(state: SandboxState, thing: RedditThing): Record<strin
     id: thing.id,
     name: fullname(thing),
     author: thing.deleted ? '[deleted]' : thing.author,
+    author_fullname: thing.deleted ? undefined : `t2_${thing.authorId}`,
     subreddit: thing.subreddit,
     subreddit_name_prefixed: `r/${thing.subreddit}`,
     created_utc: thing.createdUtc,
     edited: thing.edited,
     permalink: thing.permalink,
     score: 1,
+    ups: 1,
     send_replies: thing.sendReplies,
   };
   if (thing.kind === 't1') {
-    return { ...common, body: thing.deleted ? '[deleted]' : thing.text, link_id: thing.linkId, parent_id: thing.parentId };
+    return { ...common, body: thing.deleted ? '[deleted]' : thing.text, link_id: thing.linkId, parent_id: thing.parentId, replies: '' };
   }
   const comments = [...state.reddit.things.values()].filter((t) => t.linkId === fullname(thing) && !t.deleted).length;
   return {

@@ -1,5 +1,7 @@
-// The threads module: its login hosts and graph.threads.net, its store, and `sandbox.threads`.
+// The threads module: its login hosts and graph.threads.net, its store, `sandbox.threads`, and
+// the control route that makes a person reply (control.ts).
 import type { SandboxModule } from '../module.ts';
+import { registerThreadsControl } from './control.ts';
 import { threadsGraphHost, threadsWebHosts } from './hosts.ts';
 import { ThreadsStore } from './store.ts';
 
@@ -16,6 +18,7 @@ export const threadsModule: SandboxModule<'threads', ThreadsStore> = {
     state.addThreadsUser({ username: 'sandbox.threads', name: 'Sandbox Threads' });
   },
   hosts: () => [...threadsWebHosts(), threadsGraphHost()],
+  control: registerThreadsControl,
   // A container whose media download the restart cut off fails as a failed download does.
   restored: (state) => {
     for (const container of state.threads.containers.values()) {

@@ -1,12 +1,13 @@
 // Threads Graph nodes (platforms.md §4.2–4.5): the user (`me`, its `threads`, `threads_publish`,
 // `threads_publishing_limit` and `replies` edges), containers (status), and published media
-// (fields, delete, `replies`, `conversation`, `manage_reply`).
+// (fields, delete, `replies`, `conversation`, `manage_reply`). People reply through the control
+// API (control.ts).
 import type { ThreadsUser } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { requireScopes } from '../meta/auth.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';
-import { graphError, unsupportedRequest } from '../meta/graph-error.ts';
+import { graphError, invalidParameter, unsupportedRequest } from '../meta/graph-error.ts';
 import { defineNode } from '../meta/nodes.ts';
 import { pageOf } from '../meta/paging.ts';
 import { bool, str, type GraphInput } from '../meta/params.ts';
@@ -47,16 +48,16 @@ export const threadsUserNode = defineNode<ThreadsUser>({
     threads: {
       post: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads'), createContainer(ctx, input, node)),
       get({ ctx, input, node }) {
-        ownUser(ctx, input, node, 'threads');
+        const viewer = ownUser(ctx, input, node, 'threads').subjectId;
         const posts = newestFirst(ctx.state, (p) => p.userId === node.id && !p.replyToId && !p.isCarouselChild);
-        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx.state, p, input)));
+        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx, p, input, viewer)));
       },
     },
     replies: {
       get({ ctx, input, node }) {
-        ownUser(ctx, input, node, 'replies');
+        const viewer = ownUser(ctx, input, node, 'replies').subjectId;
         const posts = newestFirst(ctx.state, (p) => p.userId === node.id && p.replyToId !== null);
-        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx.state, p, input)));
+        return pageOf(ctx, input, posts.map((p) => mediaFields(ctx, p, input, viewer)));
       },
     },
     threads_publish: { post: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads_publish'), publishContainer(ctx, input, node)) },
@@ -85,7 +86,7 @@ export const threadsMediaNode = defineNode<ThreadsPost>({
   find: (state, id) => state.threads.posts.get(id),
   get({ ctx, input, node }) {
     requireScopes(threadsToken(ctx, input), ['threads_basic'], 10);
-    return mediaFields(ctx.state, node, input);
+    return mediaFields(ctx, node, input, threadsToken(ctx, input).subjectId);
   },
   delete({ ctx, input, node }) {
     const token = threadsToken(ctx, input);
@@ -102,17 +103,17 @@ export const threadsMediaNode = defineNode<ThreadsPost>({
   edges: {
     replies: {
       get({ ctx, input, node }) {
-        requireScopes(threadsToken(ctx, input), ['threads_basic', 'threads_read_replies'], 10);
+        const viewer = readReplies(ctx, input);
         const replies = newestFirst(ctx.state, (p) => p.replyToId === node.id);
         if (bool(input, 'reverse') === false) replies.reverse();
-        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx.state, p, input)));
+        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx, p, input, viewer)));
       },
     },
     conversation: {
       get({ ctx, input, node }) {
-        requireScopes(threadsToken(ctx, input), ['threads_basic', 'threads_read_replies'], 10);
+        const viewer = readReplies(ctx, input);
         const replies = newestFirst(ctx.state, (p) => p.rootPostId === node.id);
-        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx.state, p, input)));
+        return pageOf(ctx, input, replies.map((p) => mediaFields(ctx, p, input, viewer)));
       },
     },
     manage_reply: {
@@ -121,18 +122,29 @@ export const threadsMediaNode = defineNode<ThreadsPost>({
         requireScopes(token, ['threads_basic', 'threads_manage_replies'], 10);
         const root = node.rootPostId ? ctx.state.threads.posts.get(node.rootPostId) : undefined;
         if (!root || root.userId !== token.subjectId) throw unsupportedRequest('POST', `${node.id}/manage_reply`);
-        node.hidden = bool(input, 'hide') ?? false;
+        const hide = bool(input, 'hide');
+        if (hide === undefined) throw invalidParameter('(#100) The parameter hide is required.');
+        node.hidden = hide;
         return { success: true };
       },
     },
   },
 });
 
+/** Reading replies needs threads_read_replies; answers who reads (for is_reply_owned_by_me). */
+function readReplies(ctx: RouteContext, input: GraphInput): string {
+  const token = threadsToken(ctx, input);
+  requireScopes(token, ['threads_basic', 'threads_read_replies'], 10);
+  return token.subjectId;
+}
+
 function newestFirst(state: SandboxState, keep: (p: ThreadsPost) => boolean): ThreadsPost[] {
   return [...state.threads.posts.values()].filter(keep).sort((a, b) => b.publishedAt - a.publishedAt);
 }
 
-function mediaFields(state: SandboxState, post: ThreadsPost, input: GraphInput) {
+/** `viewer`: the user whose token reads the media (is_reply_owned_by_me). */
+function mediaFields(ctx: RouteContext, post: ThreadsPost, input: GraphInput, viewer: string) {
+  const state = ctx.state;
   const user = state.people.threadsUsers.get(post.userId);
   const ref = (id: string | null) => (id ? { id } : undefined);
   const hasReplies = [...state.threads.posts.values()].some((p) => p.replyToId === post.id);
@@ -154,6 +166,7 @@ function mediaFields(state: SandboxState, post: ThreadsPost, input: GraphInput) 
       quoted_post: () => ref(post.quotePostId),
       has_replies: () => hasReplies,
       is_reply: () => post.replyToId !== null,
+      is_reply_owned_by_me: () => (post.replyToId !== null ? post.userId === viewer : undefined),
       replied_to: () => ref(post.replyToId),
       root_post: () => ref(post.rootPostId ?? post.id),
       hide_status: () => (post.hidden ? 'HIDDEN' : 'NOT_HUSHED'),
