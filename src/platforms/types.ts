@@ -6,10 +6,12 @@
 // database, the environment or the clock beyond the `now` they are given, and never sleep or
 // retry. Modules reach them through `deps.platforms`; nothing here imports from modules/.
 import type { PlatformApps } from './context.ts';
+import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, MentionReader } from './comments-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 import type { OptionsOf } from './target-options.ts';
 
 export type * from './publishing-types.ts';
+export type * from './comments-types.ts';
 
 /** The platforms accounts can be connected on. */
 export const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
@@ -165,6 +167,13 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   editor?: PostEditor;
   remover?: PostRemover;
   commentsSwitch?: CommentsSwitch;
+  /** Comments (comments-types.ts): each family only where the platform has it. */
+  commentReader?: CommentReader;
+  commentWriter?: CommentWriter;
+  commentHider?: CommentHider;
+  commentLiker?: CommentLiker;
+  commentRemover?: CommentRemover;
+  mentionReader?: MentionReader;
   numbers?: WhatsAppNumbers;
 }
 

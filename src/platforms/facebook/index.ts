@@ -10,6 +10,7 @@ import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts
 import type { ConnectedAccount, ConnectOption, PlatformAdapter } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { facebookPublisher } from './publish.ts';
+import { facebookComments } from './comments.ts';
 import { facebookPostEditor, facebookPostRemover } from './published.ts';
 
 export const FACEBOOK_FEATURES: Record<string, string[]> = {
@@ -53,6 +54,7 @@ async function listPages(ctx: PlatformContext, userToken: string): Promise<PageR
 }
 
 export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook'> {
+  const comments = facebookComments(ctx.http);
   return {
     platform: 'facebook',
     connectors: [
@@ -103,5 +105,10 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     publisher: facebookPublisher(ctx.http),
     editor: facebookPostEditor(ctx.http),
     remover: facebookPostRemover(ctx.http),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
+    commentHider: comments.hider,
+    commentLiker: comments.liker,
+    commentRemover: comments.remover,
   };
 }

@@ -7,6 +7,7 @@ import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts
 import { metaString, type AccountCredentials, type PlatformAdapter } from '../types.ts';
 import { INSTAGRAM_FACEBOOK_FEATURES, instagramFacebookChoices, instagramFacebookConnector } from './facebook-login.ts';
 import { instagramPublisher } from './publish.ts';
+import { instagramComments } from './comments.ts';
 import { instagramCommentsSwitch } from './published.ts';
 import { INSTAGRAM_GRAPH, INSTAGRAM_LOGIN_FEATURES, instagramLoginConnector, instagramProfile, limitFrom, refreshInstagramLogin } from './instagram-login.ts';
 
@@ -16,6 +17,7 @@ const INSTAGRAM_WEBHOOK_FIELDS = ['comments', 'mentions', 'messages', 'messaging
 const viaFacebook = (c: AccountCredentials) => c.metadata.login === 'facebook';
 
 export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagram'> {
+  const comments = instagramComments(ctx.http);
   return {
     platform: 'instagram',
     // Instagram Login first (its own app) unless only the Meta app is configured.
@@ -62,5 +64,10 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
     },
     publisher: instagramPublisher(ctx.http),
     commentsSwitch: instagramCommentsSwitch(ctx.http),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
+    commentHider: comments.hider,
+    commentRemover: comments.remover,
+    mentionReader: comments.mentions,
   };
 }

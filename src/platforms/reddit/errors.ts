@@ -40,6 +40,10 @@ export const ENVELOPE_CODES: Readonly<Record<string, PlatformErrorKind>> = {
   DOMAIN_BANNED: 'invalid',
   INVALID_OPTION: 'invalid',
   SUBMIT_VALIDATION_FLAIR_REQUIRED: 'invalid',
+  // Comments: the thing replied to does not exist, or was deleted.
+  NO_THING_ID: 'invalid',
+  DELETED_COMMENT: 'invalid',
+  DELETED_LINK: 'invalid',
   USER_REQUIRED: 'auth',
   BAD_CAPTCHA: 'permanent',
   IN_TIMEOUT: 'permanent',

@@ -8,6 +8,7 @@ import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { redditApi, redditToken } from './errors.ts';
 import { redditPublisher } from './publish.ts';
+import { redditComments } from './comments.ts';
 
 export const REDDIT_FEATURES: Record<string, string[]> = {
   profile: ['identity'],
@@ -15,6 +16,8 @@ export const REDDIT_FEATURES: Record<string, string[]> = {
   publish: ['submit', 'read', 'history'],
   edit: ['edit'],
   flair: ['flair'],
+  // Reading a link's comment tree and commenting as the account.
+  comments: ['read', 'submit'],
 };
 
 function tokenSet(body: Json, now: number, previousRefresh: string | null): TokenSet {
@@ -39,6 +42,7 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
     const me = redditApi(await ctx.http.send('reddit', { url: 'https://oauth.reddit.com/api/v1/me', bearer: token, headers: { 'user-agent': ctx.redditUserAgent } }));
     return { platformUserId: str(me.id) ?? '', username: str(me.name), displayName: str(me.name), avatarUrl: str(me.icon_img), metadata: {} };
   };
+  const comments = redditComments(ctx.http, ctx.redditUserAgent);
   return {
     platform: 'reddit',
     connectors: [
@@ -67,5 +71,7 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
       features: () => REDDIT_FEATURES,
     },
     publisher: redditPublisher(ctx.http, ctx.redditUserAgent),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
   };
 }

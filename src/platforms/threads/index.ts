@@ -9,6 +9,7 @@ import { limitFrom } from '../instagram/instagram-login.ts';
 import type { PlatformAdapter, PlatformProfile } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { threadsPublisher } from './publish.ts';
+import { threadsComments } from './comments.ts';
 import { threadsPostRemover } from './published.ts';
 
 const THREADS_GRAPH = 'https://graph.threads.net';
@@ -30,6 +31,7 @@ async function profile(ctx: PlatformContext, token: string): Promise<PlatformPro
 }
 
 export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'> {
+  const comments = threadsComments(ctx.http);
   return {
     platform: 'threads',
     connectors: [
@@ -86,5 +88,8 @@ export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'>
     },
     publisher: threadsPublisher(ctx.http),
     remover: threadsPostRemover(ctx.http),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
+    commentHider: comments.hider,
   };
 }
