@@ -10,6 +10,7 @@ import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
+import { inboxJobs, inboxRoutes, inboxSchemas } from './modules/inbox/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
 import { mediaFileRoutes, mediaJobs, mediaRoutes, mediaSchemas } from './modules/media/index.ts';
 import { platformWebhookJobs, platformWebhookRoutes, queueUnhandledRerun } from './modules/platform-webhooks/index.ts';
@@ -19,9 +20,9 @@ import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/i
 import { whatsappRoutes } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
-  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes],
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */
@@ -31,7 +32,7 @@ export function createAuthenticator(deps: Pick<AppDeps, 'store'>): Authenticator
 
 /** Every job kind the worker runs, with its handler. */
 export function jobDefinitions(deps: AppDeps): JobDefinition[] {
-  return [...webhookJobs(deps), ...mediaJobs(deps), ...accountJobs(deps), ...platformWebhookJobs(deps), ...postJobs(deps), ...retentionJobs(deps)];
+  return [...webhookJobs(deps), ...mediaJobs(deps), ...accountJobs(deps), ...platformWebhookJobs(deps), ...postJobs(deps), ...retentionJobs(deps), ...inboxJobs(deps)];
 }
 
 export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): JobRegistry {
