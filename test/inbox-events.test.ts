@@ -223,6 +223,23 @@ for (const dialect of DIALECTS) {
       assert.match(rows[1]?.note ?? '', /page\.messaging/);
     });
 
+    test('an Instagram Login account hears of comments too (signed with the Instagram app secret)', async () => {
+      t.sandbox.configureApp({ platform: 'instagram', clientId: SANDBOX_APPS.instagram.clientId, clientSecret: SANDBOX_APPS.instagram.clientSecret });
+      const igLogin = await addMetaAccount(t, org, 'instagram', { login: 'instagram' });
+      const sub = await t.request(`/api/v1/accounts/${igLogin.id}/webhook-subscription`, { key, method: 'POST' });
+      assert.equal(sub.status, 200, await sub.text());
+      const created = await createPost(t, key, { content: 'Rye today', publishNow: true, platforms: [{ accountId: igLogin.id, platform: 'instagram', platformSpecificData: { mediaUrl: `${files.url}/a.jpg` } }] });
+      const done = await settled(t, key, created.body.post.id);
+      assert.equal(done.status, 'published', JSON.stringify(done));
+      const mediaId = done.targets[0]?.platformPostId ?? '';
+      const { id } = await control('comments', { objectId: mediaId, message: 'Saving this', from: { username: 'kim' } });
+      const got = await deliveryOf(id ?? '');
+      assert.deepEqual(
+        [got.data.accountId, got.data.postId, got.data.platformPostId, got.data.comment],
+        [igLogin.id, done.id, mediaId, { id, text: 'Saving this', username: 'kim', parentId: null }],
+      );
+    });
+
     test('GET /inbox/events: newest first, kind, accountId and limit filters, isolation', async () => {
       const all = await list();
       assert.equal(all.status, 200);

@@ -42,7 +42,7 @@ export function parseMetaEnvelope(body: string): ParsedEnvelope {
   try {
     parsed = obj(JSON.parse(body));
   } catch {
-    return { object: null, items: [], ignored: [], unhandled: ['an unreadable body'] };
+    return { object: null, items: [], ignored: ['a body that is not JSON'], unhandled: [] };
   }
   const object = str(parsed.object);
   const out: ParsedEnvelope = { object, items: [], ignored: [], unhandled: [] };
