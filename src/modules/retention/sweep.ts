@@ -72,7 +72,7 @@ export const batches: Record<string, (db: Db, c: Cutoffs) => Promise<bigint>> = 
     );
   },
 
-  // `unhandled` rows stay: the inbox issue re-runs them.
+  // `unhandled` rows stay: a worker's start re-runs them (platform_event.rerun) once their kind has a handler.
   platformEvents: (db, c) =>
     deleted(
       db
