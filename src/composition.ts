@@ -9,6 +9,7 @@ import type { Authenticator } from './http/caller.ts';
 import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
+import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
 import { inboxJobs, inboxRoutes, inboxSchemas } from './modules/inbox/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
@@ -20,9 +21,9 @@ import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/i
 import { whatsappRoutes } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
-  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes],
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */

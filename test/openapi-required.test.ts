@@ -13,6 +13,14 @@ interface Parameter {
 type Doc = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
 const PATH_VALUES: Record<string, string> = { platform: 'reddit' };
+// Operations whose query parameters are required as alternatives, which `required` cannot say:
+// left out together they are a 400 naming one of them (GET /inbox/comments takes postId, or
+// accountId with platformPostId; unhide and unlike take accountId in the body or the query).
+const ALTERNATIVES: Record<string, RegExp> = {
+  'GET /inbox/comments': /^postId: required/,
+  'DELETE /inbox/comments/{commentId}/hide': /^accountId: required/,
+  'DELETE /inbox/comments/{commentId}/like': /^accountId: required/,
+};
 
 describe('OpenAPI required parameters match behaviour', () => {
   let t: TestApp;
@@ -43,6 +51,12 @@ describe('OpenAPI required parameters match behaviour', () => {
       const required = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, placeholder(p.name)]));
       const res = await call(method, path, required);
       const body = await res.text();
+      const alternatives = ALTERNATIVES[`${method} ${path}`];
+      if (alternatives) {
+        assert.equal(res.status, 400, `${method} ${path}`);
+        assert.match((JSON.parse(body) as { error: { message: string } }).error.message, alternatives);
+        continue;
+      }
       assert.notEqual(res.status, 400, `${method} ${path} with only its required parameters: ${body}`);
     }
   });

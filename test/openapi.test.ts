@@ -21,12 +21,14 @@ interface Doc {
 // The operations that answer each catalogue code (read from the routes and the services they call).
 const PLATFORM_CALLS = ['getPublishingLimit', 'subscribeAccountWebhooks', 'selectPendingConnection', 'connectWhatsApp', 'editPublishedPost', 'unpublishPost', 'updateCommentsSettings'];
 const PUBLISHED_OPS = ['editPublishedPost', 'unpublishPost', 'updateCommentsSettings'];
+const COMMENT_WRITES = ['replyToComment', 'createInboxComment', 'replyToInboxComment', 'hideInboxComment', 'unhideInboxComment', 'likeInboxComment', 'unlikeInboxComment', 'deleteInboxComment'];
+const COMMENT_CALLS = [...COMMENT_WRITES, 'listInboxComments', 'listAccountMentions'];
 const ANSWERED_BY: Record<ErrorCode, string[]> = {
-  not_supported: ['startConnect', ...PLATFORM_CALLS],
-  invalid_request: PLATFORM_CALLS,
-  approval_required: PUBLISHED_OPS,
-  missing_permission: PLATFORM_CALLS,
-  reconnect_required: PLATFORM_CALLS,
+  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS],
+  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS],
+  approval_required: [...PUBLISHED_OPS, ...COMMENT_WRITES],
+  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS],
+  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS],
   NOT_EDITABLE: ['updatePost'],
   PUBLISH_IN_PROGRESS: ['deletePost', 'publishPost'],
   ALREADY_PUBLISHED: ['publishPost'],
@@ -39,8 +41,8 @@ const ANSWERED_BY: Record<ErrorCode, string[]> = {
   DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
   pending_expired: ['getPendingConnection', 'selectPendingConnection'],
   payload_too_large: ['createMedia'],
-  rate_limited: ['createPost', ...PLATFORM_CALLS],
-  platform_error: PLATFORM_CALLS,
+  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS],
+  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS],
 };
 
 describe('OpenAPI document', () => {
