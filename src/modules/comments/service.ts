@@ -10,7 +10,7 @@ import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ApiError, apiError, errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
-import type { CommentPage, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
+import type { AccountCredentials, CommentPage, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
 import type { CommentView, MentionView } from './schemas.ts';
 
@@ -180,7 +180,7 @@ async function writeAs(deps: CommentDeps, caller: Caller, account: AccountRow, w
   return callPlatform(deps, account, call);
 }
 
-type Call = (credentials: Parameters<NonNullable<PlatformAdapter['commentWriter']>['reply']>[0]) => Promise<{ id?: string }>;
+type Call = (credentials: AccountCredentials) => Promise<{ id?: string }>;
 
 function writeCall(deps: CommentDeps, platform: string, write: CommentWrite): Call {
   switch (write.kind) {
