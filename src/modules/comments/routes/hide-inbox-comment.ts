@@ -1,28 +1,12 @@
-import { Type } from 'typebox';
-import { callerOf, tenantOf } from '../../../http/auth.ts';
-import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { CommentIdParams, Ok, OptionalAccountId } from '../schemas.ts';
-import { writeComment } from '../service.ts';
+import { commentSwitchRoute } from './comment-switch-route.ts';
 
 export function hideInboxComment(api: Api): void {
-  api.post(
-    '/inbox/comments/:commentId/hide',
-    {
-      schema: {
-        operationId: 'hideInboxComment',
-        tags: ['Comments'],
-        summary: 'Hide a comment from everyone but its author (instagram, facebook, threads); accountId in the body or the query',
-        params: CommentIdParams,
-        querystring: OptionalAccountId,
-        body: Type.Union([OptionalAccountId, Type.Null()]),
-        response: { 200: Ok, ...errorResponses(400, 403, 404, 409, 502) },
-      },
-    },
-    async (request) => {
-      const accountId = request.body?.accountId ?? request.query.accountId;
-      await writeComment(request.server.deps, tenantOf(request), callerOf(request), accountId, { kind: 'hide', commentId: request.params.commentId, hidden: true });
-      return { ok: true as const };
-    },
-  );
+  commentSwitchRoute(api, {
+    method: 'post',
+    path: '/inbox/comments/:commentId/hide',
+    operationId: 'hideInboxComment',
+    summary: 'Hide a comment from everyone but its author (instagram, facebook, threads); accountId in the body or the query',
+    write: (commentId) => ({ kind: 'hide', commentId, hidden: true }),
+  });
 }
