@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuth } from './http/auth.ts';
+import { registerDraining } from './http/draining.ts';
 import { registerBodyIdleTimeout } from './http/body-idle.ts';
 import { clientErrorHandler, registerHostRequired } from './http/client-errors.ts';
 import { ErrorBody, handleError, handleFrameworkError, handleNotFound, MAX_PARAM_LENGTH } from './http/errors.ts';
@@ -38,6 +39,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: clientErrorHandler(logger),
     http: { requireHostHeader: false },
+    // Requests arriving while the app closes answer in the error shape (draining.ts).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
@@ -46,6 +49,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   registerHostRequired(app);
+  registerDraining(app);
   registerBodyIdleTimeout(app, deps.config.bodyIdleTimeoutMs);
   app.addHook('onSend', async (request, reply) => {
     reply.header('request-id', request.id);
