@@ -65,12 +65,18 @@ interface Marker {
   retry?: true;
 }
 
+/** The markers kept in a progress (an empty record when there are none; `mark` adds the field). */
 function markers(progress: PublishProgress): Record<string, Marker> {
   const value = progress.inflight;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, Marker>;
-  const fresh: Record<string, Marker> = {};
-  progress.inflight = fresh;
-  return fresh;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, Marker>) : {};
+}
+
+/** Sets a marker, adding the `inflight` field to the progress when it is the first. */
+function mark(progress: PublishProgress, key: string, marker: Marker): Record<string, Marker> {
+  const all = markers(progress);
+  all[key] = marker;
+  progress.inflight = all;
+  return all;
 }
 
 /** Whether a target's progress holds a call whose outcome was never recorded. */
@@ -105,7 +111,7 @@ export function isFresh(progress: PublishProgress): boolean {
  * (with the marker cleared in `progress`; the caller stores it with the result) or a wait.
  */
 export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promise<T | Waiting> {
-  const inflight = markers(ctx.progress);
+  let inflight = markers(ctx.progress);
   const marker = inflight[step.key];
   if (marker && step.unfindable !== undefined && !marker.retry) {
     throw new PlatformError(
@@ -136,7 +142,7 @@ export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promis
     if (now < settledAt) return { status: 'processing', checkAfterMs: Math.min(step.lookEveryMs ?? 15_000, settledAt - now) };
   }
   const began: Marker = { at: ctx.now() };
-  inflight[step.key] = began;
+  inflight = mark(ctx.progress, step.key, began);
   delete ctx.progress.interruptionCounted;
   await ctx.store();
   let result: T;
