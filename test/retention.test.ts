@@ -11,7 +11,7 @@ import type { DeliveryStatus, JobStatus, JobsTable, PlatformWebhookStatus } from
 import { createLogger } from '../src/http/logging.ts';
 import { buildJobRegistry } from '../src/composition.ts';
 import { Worker } from '../src/jobs/worker.ts';
-import { newId } from '../src/lib/ids.ts';
+import { idAt, newId } from '../src/lib/ids.ts';
 import { sweep } from '../src/modules/retention/retention-job.ts';
 import { scheduleRetention } from '../src/modules/retention/schedule.ts';
 import { BATCH, cutoffs } from '../src/modules/retention/sweep.ts';
@@ -28,6 +28,12 @@ const KIND = 'store.retention';
 const dayKey = (runAt: number) => `${KIND}:${new Date(runAt).toISOString().slice(0, 10)}`;
 
 describe('RETENTION_DAYS', () => {
+  test('inbox events outlive Meta redeliveries and reddit polling (8 days) whatever the setting', () => {
+    const now = Date.UTC(2031, 4, 12);
+    assert.equal(cutoffs(now, 1).inbox, now - 8 * DAY);
+    assert.equal(cutoffs(now, 30).inbox, now - 30 * DAY);
+  });
+
   test('defaults to 30 and takes an integer from 1 to 3650', () => {
     assert.equal(parseConfig({}).retentionDays, 30);
     assert.equal(parseConfig({ RETENTION_DAYS: '1' }).retentionDays, 1);
@@ -155,6 +161,20 @@ for (const dialect of DIALECTS) {
       const unhandledOld = await inbound('unhandled', old);
       const pendingInbound = await inbound('pending', old);
 
+      const account = newId('account', old);
+      await db
+        .insertInto('accounts')
+        .values({ id: account, organization_id: organizationId, platform: 'instagram', platform_user_id: '1784', username: 'kept', display_name: null, avatar_url: null, external_id: null, status: 'active', approval_required: 0, access_token_enc: 'unused', refresh_token_enc: null, token_expires_at: null, scopes: '', metadata: '{}', connected_at: old, updated_at: old })
+        .execute();
+      const inboxEvent = async (at: number) => {
+        // As the inbox makes it when recording: its time is `at` (newId would not go back in time).
+        const id = idAt('event', at);
+        await db.insertInto('inbox_events').values({ id, organization_id: organizationId, account_id: account, platform: 'instagram', kind: 'comment', dedupe_key: id, data: '{}', received_at: at }).execute();
+        return id;
+      };
+      const inboxOld = await inboxEvent(old);
+      const inboxRecent = await inboxEvent(recent);
+
       const request = async (status: 'running' | 'done', createdAt: number) => {
         const requestKey = `req-${newId('job', createdAt)}`;
         await db.insertInto('post_requests').values({ organization_id: organizationId, key: requestKey, body_hash: 'h', status, post_id: status === 'done' ? newId('post') : null, created_at: createdAt }).execute();
@@ -191,13 +211,17 @@ for (const dialect of DIALECTS) {
       assert.equal(inboundLeft.has(processedOld), false);
       for (const id of [processedRecent, unhandledOld, pendingInbound]) assert.ok(inboundLeft.has(id), 'recent, unhandled and pending inbound events stay');
 
+      const inbox = new Set((await db.selectFrom('inbox_events').select('id').execute()).map((r) => r.id));
+      assert.deepEqual(inbox, new Set([inboxRecent]), 'inbox events past RETENTION_DAYS are gone');
+      assert.equal(inbox.has(inboxOld), false);
+
       const keys = new Set((await db.selectFrom('post_requests').select('key').execute()).map((r) => r.key));
       assert.deepEqual(keys, new Set([doneFresh, inProgress]), 'keys over 24 hours old are gone, done or abandoned');
       assert.equal(keys.has(doneExpired) || keys.has(abandonedExpired), false);
 
       // Nothing left to remove: a second sweep changes nothing.
       const counts = await sweep({ db, signal: new AbortController().signal }, cutoffs(clock.now(), t.config.retentionDays));
-      assert.deepEqual(Object.values(counts), [0, 0, 0, 0, 0]);
+      assert.deepEqual(Object.values(counts), [0, 0, 0, 0, 0, 0]);
     });
 
     test('more than a batch is deleted in several statements; an aborted sweep stops between them', async () => {

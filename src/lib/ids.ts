@@ -66,3 +66,8 @@ export function newId(kind: IdKind, now = Date.now()): string {
   }
   return `${ID_PREFIXES[kind]}_${encode(lastTime, lastRandom).toLowerCase()}`;
 }
+
+/** The smallest id of `kind` made at `time`: ids below it were made earlier (a primary-key range). */
+export function idAt(kind: IdKind, time: number): string {
+  return `${ID_PREFIXES[kind]}_${encode(time, new Uint8Array(10)).toLowerCase()}`;
+}

@@ -1,10 +1,12 @@
 // The deletes of store.retention, each of at most BATCH rows. Every statement names settled
-// states only (failed jobs, delivered or failed deliveries, processed inbound events), so pending
+// states only (failed jobs, delivered or failed deliveries, processed inbound events, inbox
+// events past the platforms' redelivery and our polling window), so pending
 // or running work is never touched; the outer WHERE repeats the subquery's conditions so a row
 // changed meanwhile (a delivery redelivered) is re-checked by PostgreSQL and kept.
 // Order matters: deliveries go before events, since deleting an event cascades to its deliveries.
 import { sql, type Kysely } from 'kysely';
 import type { Database, DeliveryStatus, JobStatus, PlatformWebhookStatus } from '../../db/schema.ts';
+import { idAt } from '../../lib/ids.ts';
 import { KEY_TTL_MS } from '../posts/idempotency.ts';
 
 export const BATCH = 500;
@@ -22,10 +24,19 @@ export interface Cutoffs {
   retention: number;
   /** Idempotency keys created at or before this go (now - 24 h, the contract's replay window). */
   idempotency: number;
+  /** Inbox events received before this go: the retention cutoff, but never within INBOX_FLOOR_MS. */
+  inbox: number;
 }
 
+/**
+ * An inbox event is also what keeps a comment from emitting twice: Meta retries for about 36
+ * hours and reddit posts are polled for 7 days, so its row outlives both whatever RETENTION_DAYS says.
+ */
+export const INBOX_FLOOR_MS = 8 * 86_400_000;
+
 export function cutoffs(now: number, retentionDays: number): Cutoffs {
-  return { retention: now - retentionDays * 86_400_000, idempotency: now - KEY_TTL_MS };
+  const retention = now - retentionDays * 86_400_000;
+  return { retention, idempotency: now - KEY_TTL_MS, inbox: Math.min(retention, now - INBOX_FLOOR_MS) };
 }
 
 /** One batch of each kind of row; each returns how many rows it deleted. */
@@ -89,6 +100,18 @@ export const batches: Record<string, (db: Db, c: Cutoffs) => Promise<bigint>> = 
             .limit(BATCH),
         ),
     ),
+
+  // Ids are time-ordered (made when the event is recorded), so "recorded before the cutoff" is
+  // a primary-key range.
+  inboxEvents: (db, c) => {
+    const before = idAt('event', c.inbox);
+    return deleted(
+      db
+        .deleteFrom('inbox_events')
+        .where('id', '<', before)
+        .where('id', 'in', (eb) => eb.selectFrom('inbox_events').select('id').where('id', '<', before).orderBy('id').limit(BATCH)),
+    );
+  },
 
   // Past 24 h a key is free anyway (claimRequest replaces it). A `running` row that old is no
   // request in progress: one is taken over as abandoned after ABANDONED_AFTER_MS (5 minutes).
