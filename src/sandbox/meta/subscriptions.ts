@@ -9,7 +9,7 @@ import { graphError, invalidParameter } from './graph-error.ts';
 import { defineNode } from './nodes.ts';
 import { bool, list, str, type GraphInput } from './params.ts';
 
-const OBJECTS = new Set(['user', 'page', 'permissions', 'payments', 'application', 'instagram', 'whatsapp_business_account', 'threads']);
+const OBJECTS = new Set(['user', 'page', 'permissions', 'payments', 'application', 'instagram', 'whatsapp_business_account']);
 
 function requireAppToken(ctx: RouteContext, input: GraphInput, app: AppRecord): void {
   const token = graphToken(ctx, input, { platforms: ['facebook', 'instagram', 'threads'], allowAppToken: true });

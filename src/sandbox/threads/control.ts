@@ -1,11 +1,13 @@
 // Control-API routes of the threads module (`/_sandbox/threads/…`, JSON): a person replies to a
 // post or to a reply. The reply is a published post of that person (a Threads user named
-// `from.username`, made when new), so it shows in `/replies` and `/conversation`. No webhook is
-// sent: platforms.md documents none for Threads, so the sandbox does not invent its shape.
+// `from.username`, made when new), so it shows in `/replies` and `/conversation`, and the
+// `replies` webhook goes to the apps subscribed to it (webhooks.ts). `/_sandbox/threads/webhooks`
+// stands for the App Dashboard, where Threads webhooks are subscribed (there is no API for it).
 import type { FastifyInstance } from 'fastify';
 import { ControlError } from '../core/control.ts';
 import type { SandboxState } from '../core/state.ts';
 import type { ThreadsPost } from './store.ts';
+import { dashboardSubscribe, emitReply } from './webhooks.ts';
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
@@ -38,6 +40,7 @@ export function personReplies(state: SandboxState, input: { replyToId: string; t
     isCarouselChild: false,
   };
   state.threads.posts.set(reply.id, reply);
+  emitReply(state, reply);
   return { id: reply.id, username: user.username };
 }
 
@@ -50,6 +53,20 @@ export function registerThreadsControl(app: FastifyInstance, state: SandboxState
     if (!message) throw new ControlError('text: required');
     try {
       return personReplies(state, { replyToId, text: message, username: text(obj(body.from), 'username') });
+    } catch (error) {
+      throw new ControlError(error instanceof Error ? error.message : String(error));
+    }
+  });
+  // The dashboard's Threads webhooks settings: {appId, callbackUrl, verifyToken, fields}.
+  app.post('/_sandbox/threads/webhooks', async (req) => {
+    const body = obj(req.body);
+    const appId = text(body, 'appId');
+    const callbackUrl = text(body, 'callbackUrl');
+    if (!appId) throw new ControlError('appId: required');
+    if (!callbackUrl) throw new ControlError('callbackUrl: required');
+    const fields = Array.isArray(body.fields) ? body.fields.map(String) : ['replies'];
+    try {
+      return await dashboardSubscribe(state, { appId, callbackUrl, verifyToken: text(body, 'verifyToken') ?? '', fields });
     } catch (error) {
       throw new ControlError(error instanceof Error ? error.message : String(error));
     }

@@ -11,6 +11,7 @@ import { str, type GraphInput } from '../meta/params.ts';
 import { containerStatus } from './containers.ts';
 import { threadsToken } from './login.ts';
 import { usage, type ThreadsContainer, type ThreadsPost } from './store.ts';
+import { emitReply } from './webhooks.ts';
 
 const DAY_SECONDS = 86_400;
 
@@ -57,6 +58,7 @@ export function publishContainer(ctx: RouteContext, input: GraphInput, user: Thr
   }
   const post = toPost(state, container, user, now, false);
   (isReply ? state.threads.replies : state.threads.publishes).push({ userId: user.id, at: now });
+  if (isReply) emitReply(state, post);
   return { id: post.id };
 }
 

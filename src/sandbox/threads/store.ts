@@ -57,6 +57,8 @@ export class ThreadsStore {
   readonly publishes: QuotaEvent[] = [];
   readonly replies: QuotaEvent[] = [];
   readonly deletes: QuotaEvent[] = [];
+  /** `appId:userId` → the subscription id Threads webhooks carry for that user's install. */
+  readonly webhookSubscriptionIds = new Map<string, string>();
 }
 
 /** Events of one user in the rolling window ending now. */

@@ -1,5 +1,7 @@
 // The two HTTP exchanges of Meta webhooks (platforms.md §8.1–8.2): the verification handshake
-// when a subscription is made, and signed POSTs of notifications to the callback URL.
+// when a subscription is made, and signed POSTs of notifications to the callback URL. Graph
+// webhooks carry the `{object, entry}` envelope; Threads webhooks have an envelope of their own
+// (threads/webhooks.ts), signed and delivered the same way.
 import { randomInt } from 'node:crypto';
 import { metaJson, signatureHeaders } from './sign.ts';
 import type { SandboxState } from '../core/state.ts';
@@ -37,9 +39,9 @@ export interface Notification {
   entry: unknown[];
 }
 
-/** POSTs a signed notification to one subscription's callback and logs the outcome. */
-export async function deliver(state: SandboxState, subscription: WebhookSubscription, appSecret: string, notification: Notification): Promise<number | null> {
-  const body = metaJson(notification);
+/** POSTs a signed body (any envelope) to one subscription's callback and logs the outcome. */
+export async function deliver(state: SandboxState, subscription: WebhookSubscription, appSecret: string, payload: unknown): Promise<number | null> {
+  const body = metaJson(payload);
   const delivery = {
     at: new Date(state.clock.now()).toISOString(),
     appId: subscription.appId,
@@ -71,9 +73,14 @@ export async function deliver(state: SandboxState, subscription: WebhookSubscrip
  * app's secret. Payload kinds (comments, messages, statuses …) are built by the platform modules.
  */
 export async function notify(state: SandboxState, appId: string, notification: Notification): Promise<Array<number | null>> {
+  return notifyObject(state, appId, notification.object, notification);
+}
+
+/** Sends `payload` to every active subscription of the app for `object`, signed with the app's secret. */
+export async function notifyObject(state: SandboxState, appId: string, object: string, payload: unknown): Promise<Array<number | null>> {
   const app = [...state.apps.values()].find((a) => a.clientId === appId);
   if (!app?.clientSecret) throw new Error(`app ${appId} has no known secret to sign with`);
   const secret = app.clientSecret;
-  const targets = state.webhooks.forApp(appId).filter((s) => s.active && s.object === notification.object);
-  return Promise.all(targets.map((s) => state.track(deliver(state, s, secret, notification))));
+  const targets = state.webhooks.forApp(appId).filter((s) => s.active && s.object === object);
+  return Promise.all(targets.map((s) => state.track(deliver(state, s, secret, payload))));
 }
