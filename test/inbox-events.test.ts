@@ -170,8 +170,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(stored.filter((r) => r.body.includes('own-1')).map((r) => r.status), ['processed']);
     });
 
-    test('a mention arrives as mention.received', async () => {
-      const { mediaId, commentId } = await control('mentions', { accountId: ig.platformUserId, kind: 'comment', text: 'Look @us' });
+    test('a mention arrives as mention.received with the text and author read from the platform', async () => {
+      const seq = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const { mediaId, commentId } = await control('mentions', { accountId: ig.platformUserId, kind: 'comment', text: 'Look @us', from: { username: 'bakery.fan' } });
       const got = await deliveryOf(commentId ?? '');
       assert.equal(got.event, 'mention.received');
       assert.deepEqual(got.data, {
@@ -181,10 +182,31 @@ for (const dialect of DIALECTS) {
         externalId: 'cust-ig',
         postId: null,
         platformPostId: mediaId,
-        // The mentions webhook carries ids only (platforms.md §8.4).
-        comment: { id: commentId, text: '', username: null, parentId: null },
+        // The mentions webhook carries ids only (platforms.md §8.4): the rest is read through the account node (§2.7).
+        comment: { id: commentId, text: 'Look @us', username: 'bakery.fan', parentId: null },
         receivedAt: got.data.receivedAt,
       });
+      const reads = t.sandbox.journal.list({ after: seq, method: 'GET' }).filter((e) => e.path.endsWith(`/${ig.platformUserId}`));
+      assert.deepEqual(reads.map((e) => [e.host, e.query.fields, e.status]), [['graph.facebook.com', `mentioned_comment.comment_id(${commentId}){text,username}`, 200]]);
+
+      // A caption mention: the caption is the text.
+      const caption = await control('mentions', { accountId: ig.platformUserId, kind: 'caption', text: 'Best croissant in town @us', from: { username: 'pastry.lover' } });
+      const byCaption = await waitFor(() => delivered().find((d) => d.event === 'mention.received' && d.data.platformPostId === caption.mediaId), 8000, 'the caption mention');
+      assert.deepEqual(byCaption.data.comment, { id: caption.mediaId, text: 'Best croissant in town @us', username: 'pastry.lover', parentId: null });
+    });
+
+    test('a mention whose read fails is recorded with what the webhook had, and the stored webhook says why', async () => {
+      const other = await addMetaAccount(t, org, 'instagram');
+      assert.equal((await t.request(`/api/v1/accounts/${other.id}/webhook-subscription`, { key, method: 'POST' })).status, 200);
+      t.sandbox.expireToken(other.token);
+      const { mediaId, commentId } = await control('mentions', { accountId: other.platformUserId, kind: 'comment', text: 'Hey @them', from: { username: 'someone' } });
+      const got = await deliveryOf(commentId ?? '');
+      assert.deepEqual([got.event, got.data.accountId, got.data.platformPostId, got.data.comment], ['mention.received', other.id, mediaId, { id: commentId, text: '', username: null, parentId: null }]);
+      await settledInbound();
+      const stored = (await t.runtime.deps.store.db.selectFrom('platform_webhook_events').select(['status', 'body', 'note']).execute()).filter((r) => r.body.includes(String(commentId)));
+      assert.equal(stored.length, 1);
+      assert.equal(stored[0]?.status, 'processed');
+      assert.match(stored[0]?.note ?? '', new RegExp(`mention comment ${commentId} recorded without its text: the read failed \\(auth`));
     });
 
     test('a Meta retry, byte for byte or re-batched, emits once', async () => {
@@ -254,7 +276,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(new Set(replies.events.map((e) => e.kind)), new Set(['reply']));
       assert.equal(replies.events.length, 2);
       const mentions = await list(`?kind=mention&accountId=${ig.id}`);
-      assert.deepEqual(mentions.events.map((e) => [e.kind, e.platform, e.accountId]), [['mention', 'instagram', ig.id]]);
+      assert.deepEqual(mentions.events.map((e) => [e.kind, e.platform, e.accountId]), [['mention', 'instagram', ig.id], ['mention', 'instagram', ig.id]]);
       const fbOnly = await list(`?accountId=${fb.id}`);
       assert.ok(fbOnly.events.length >= 3 && fbOnly.events.every((e) => e.accountId === fb.id && e.platform === 'facebook'));
       const one = await list('?limit=1');

@@ -88,7 +88,16 @@ export interface PlatformMention {
   createdAt: number | null;
 }
 
+/** The comment or caption that mentioned the account, read from the ids its webhook carries. */
+export interface MentionedContent {
+  text: string;
+  /** Who wrote it; null when the platform does not say. */
+  username: string | null;
+}
+
 export interface MentionReader {
   /** The newest `limit` media the account was tagged in. */
   mentions(account: AccountCredentials, limit: number): Promise<PlatformMention[]>;
+  /** The mentioning comment (commentId) or, without one, the media whose caption mentions the account. */
+  mentioned(account: AccountCredentials, ref: { mediaId: string; commentId: string | null }): Promise<MentionedContent>;
 }

@@ -7,6 +7,9 @@
 //   page `feed` with item `comment` (§8.3): {verb, post_id, comment_id, parent_id, from{id, name}, message}
 // Only an added Page comment is an event: an edited, removed, hidden or unhidden one has no
 // event in the contract, and neither have reactions, posts or other feed items (ignored).
+// Threads notifications share the callback but not the envelope: threads-changes.ts reads them.
+
+import { isThreadsNotification, parseThreadsNotification } from './threads-changes.ts';
 
 export type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
@@ -16,8 +19,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export type InboundKind = 'comment' | 'reply' | 'mention';
 
 export interface InboundComment {
-  platform: 'instagram' | 'facebook';
-  /** `entry[].id`: the Page id or the Instagram account id (an account's platform_user_id). */
+  platform: 'instagram' | 'facebook' | 'threads';
+  /** `entry[].id`: the Page id or the Instagram account id; threads: the root post's owner (an account's platform_user_id). */
   accountPlatformId: string;
   kind: InboundKind;
   /** The platform's own id of the event, unique per account and kind. */
@@ -44,6 +47,7 @@ export function parseMetaEnvelope(body: string): ParsedEnvelope {
   } catch {
     return { object: null, items: [], ignored: ['a body that is not JSON'], unhandled: [] };
   }
+  if (isThreadsNotification(parsed)) return parseThreadsNotification(parsed);
   const object = str(parsed.object);
   const out: ParsedEnvelope = { object, items: [], ignored: [], unhandled: [] };
   const add = (list: string[], kind: string) => {

@@ -10,13 +10,15 @@ import type { AppDeps } from '../../deps.ts';
 import type { Database } from '../../db/schema.ts';
 import { defineJob, jobKind } from '../../jobs/catalog.ts';
 import { recordInboundComment } from '../inbox/record.ts';
+import { fillMentions } from './mention-details.ts';
 import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
+import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
 
 export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
-/** The kinds of one envelope: `object.field` per change, `object.messaging` per messaging item. */
+/** The kinds of one envelope: `object.field` per change, `object.messaging` per messaging item; a Threads notification's one field. */
 export function envelopeKinds(body: string): { object: string | null; kinds: string[] } {
   let parsed: Json;
   try {
@@ -24,6 +26,7 @@ export function envelopeKinds(body: string): { object: string | null; kinds: str
   } catch {
     return { object: null, kinds: [] };
   }
+  if (isThreadsNotification(parsed)) return { object: THREADS_OBJECT, kinds: [`${THREADS_OBJECT}.${String(obj(parsed.values).field)}`] };
   const object = typeof parsed.object === 'string' ? parsed.object : null;
   const kinds = new Set<string>();
   for (const entry of Array.isArray(parsed.entry) ? parsed.entry.map(obj) : []) {
@@ -33,14 +36,16 @@ export function envelopeKinds(body: string): { object: string | null; kinds: str
   return { object, kinds: [...kinds] };
 }
 
-export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
+export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>) {
   return defineJob(platformEventProcess, {
     timeoutMs: 30_000,
-    async run({ eventId }) {
+    async run({ eventId }, context) {
       const { db } = deps.store;
       const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
       if (!row || row.status === 'processed') return;
       const parsed = parseMetaEnvelope(row.body);
+      // Platform reads first, outside the transaction (mention-details.ts).
+      const readNotes = await fillMentions(deps, parsed.items, context);
       const now = deps.clock.now();
       await db.transaction().execute(async (trx) => {
         let emitted = 0;
@@ -48,7 +53,7 @@ export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
         const status = parsed.unhandled.length ? 'unhandled' : 'processed';
         await trx
           .updateTable('platform_webhook_events')
-          .set({ status, note: noteOf(parsed.unhandled, parsed.ignored, emitted), processed_at: now })
+          .set({ status, note: [noteOf(parsed.unhandled, parsed.ignored, emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
           .where('id', '=', eventId)
           .where('status', '<>', 'processed')
           .execute();

@@ -1,7 +1,8 @@
 // Instagram comments (platforms.md §2.6–2.7) on the account's host (graph.facebook.com with the
 // Page token for Facebook Login, graph.instagram.com for Instagram Login): top-level comments
 // newest first, at most 50 a page, each with its `replies`; reply (`/{comment}/replies`), comment
-// on own media, hide/unhide (`hide=`), delete; and the media the account is tagged in (`/tags`).
+// on own media, hide/unhide (`hide=`), delete; the media the account is tagged in (`/tags`), and
+// the comment or caption a `mentions` webhook points at.
 import type { PlatformHttp } from '../http.ts';
 import { graphTimeMs, list, numberOf, obj, str, text, type Json } from '../json.ts';
 import { nextCursor } from '../meta/comment-paging.ts';
@@ -84,6 +85,13 @@ export function instagramComments(http: PlatformHttp): { reader: CommentReader; 
             createdAt: graphTimeMs(row.timestamp),
           };
         });
+      },
+      // §2.7: the account node's mentioned_comment / mentioned_media fields, keyed by the webhook's ids.
+      async mentioned(account, { mediaId, commentId }) {
+        const fields = commentId ? `mentioned_comment.comment_id(${commentId}){text,username}` : `mentioned_media.media_id(${mediaId}){caption,username}`;
+        const body = await call(http, account)('GET', `/${account.platformUserId}`, { fields });
+        const node = obj(commentId ? body.mentioned_comment : body.mentioned_media);
+        return { text: text(commentId ? node.text : node.caption), username: str(node.username) };
       },
     },
   };

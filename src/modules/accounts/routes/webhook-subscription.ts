@@ -3,7 +3,7 @@ import { tenantOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { metaCallbackUrl } from '../../platform-webhooks/callback.ts';
+import { dashboardOnlyWebhooks, metaCallbackUrl } from '../../platform-webhooks/callback.ts';
 import { callPlatform } from '../platform-call.ts';
 
 export function subscribeAccountWebhooks(api: Api): void {
@@ -32,7 +32,7 @@ export function subscribeAccountWebhooks(api: Api): void {
       const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw errors.notFound('Account');
       const webhooks = deps.platforms.of(row.platform)?.webhooks;
-      if (!webhooks) throw errors.notSupported(`${row.platform} has no webhooks the service subscribes to`);
+      if (!webhooks) throw errors.notSupported(dashboardOnlyWebhooks(row.platform, deps.config) ?? `${row.platform} has no webhooks the service subscribes to`);
       const verifyToken = deps.platforms.metaWebhookVerifyToken;
       if (!verifyToken) throw errors.notSupported('META_WEBHOOK_VERIFY_TOKEN is not set, so the platform cannot verify our callback');
       const result = await callPlatform(deps, row, (credentials) => webhooks.subscribe(credentials, { url: metaCallbackUrl(deps.config), verifyToken }));
