@@ -4,7 +4,7 @@
 // published through the API, the sandbox sends Threads' own signed notification to the service's
 // Meta callback, and comment.received reaches a real receiver, signed, once even when Meta
 // delivers the same reply again. A reply to a reply carries its parent; the account's own reply
-// emits nothing.
+// emits nothing; a post that @mentions the account becomes mention.received.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -18,7 +18,7 @@ import { waitFor } from './harness/wait.ts';
 import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 
 const META_PATH = '/api/v1/platform-webhooks/meta';
-const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies'];
+const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_mentions'];
 const threadsSign = (body: string) => `sha256=${createHmac('sha256', SANDBOX_APPS.threads.clientSecret).update(body).digest('hex')}`;
 
 interface Delivered {
@@ -75,10 +75,16 @@ describe('reading Threads notifications', () => {
     assert.equal(noOwner?.accountPlatformId, '555');
   });
 
-  test('a reply without its ids is ignored; other fields wait for a handler', () => {
+  test('a mention is keyed on the mentioning post, for the mentioned user (target_id)', () => {
+    const parsed = parseMetaEnvelope(notification('mentions', { id: 'm1', username: 'pat', text: '@bakery hi', media_type: 'TEXT_POST', media_product_type: 'THREADS' }, 'u1'));
+    assert.deepEqual(parsed.items, [{ platform: 'threads', accountPlatformId: 'u1', kind: 'mention', dedupeKey: 'media:m1', platformPostId: 'm1', comment: { id: 'm1', text: '@bakery hi', username: 'pat', parentId: null }, fromId: null }]);
+  });
+
+  test('a reply or mention without its ids is ignored; publish and delete are ignored; an unknown field waits for a handler', () => {
     assert.deepEqual(parseMetaEnvelope(notification('replies', { username: 'x' })).ignored, ['threads.replies without its ids']);
-    const mention = parseMetaEnvelope(notification('mentions', { id: 'm1', username: 'x', text: '@bakery hi' }));
-    assert.deepEqual([mention.items, mention.unhandled], [[], ['threads.mentions']]);
+    assert.deepEqual(parseMetaEnvelope(JSON.stringify({ app_id: '1', values: { field: 'mentions', value: { id: 'm1' } } })).ignored, ['threads.mentions without its ids']);
+    for (const field of ['publish', 'delete']) assert.deepEqual(parseMetaEnvelope(notification(field, { id: 'p1' })), { object: 'threads', items: [], ignored: [`threads.${field}`], unhandled: [] });
+    assert.deepEqual(parseMetaEnvelope(notification('likes', { id: 'p1' })).unhandled, ['threads.likes']);
   });
 });
 
@@ -98,7 +104,7 @@ for (const dialect of DIALECTS) {
       const tenant = await t.tenant();
       key = tenant.key;
       th = await addThreadsAccount(t, tenant.organizationId);
-      const hook = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, events: ['comment.received'] }) });
+      const hook = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, events: ['comment.received', 'mention.received'] }) });
       assert.equal(hook.status, 201);
       secret = ((await hook.json()) as { webhook: { secret: string } }).webhook.secret;
       const created = await createPost(t, key, { content: 'Sourdough tips, a thread', publishNow: true, platforms: [{ accountId: th.id, platform: 'threads' }] });
@@ -148,9 +154,9 @@ for (const dialect of DIALECTS) {
       assert.equal(wrong.status, 400);
       assert.match(JSON.stringify(wrong.body), /verification failed/);
       assert.equal((await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['likes'] })).status, 400);
-      const ok = await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['replies'] });
+      const ok = await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['replies', 'mentions'] });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
-      assert.deepEqual(ok.body, { object: 'threads', fields: ['replies'] });
+      assert.deepEqual(ok.body, { object: 'threads', fields: ['replies', 'mentions'] });
       // The Graph subscriptions edge has no threads object: the dashboard is the only way.
       const appToken = `${SANDBOX_APPS.threads.clientId}|${SANDBOX_APPS.threads.clientSecret}`;
       const viaGraph = await fetch(`${t.url}/sandbox/graph.facebook.com/v23.0/${SANDBOX_APPS.threads.clientId}/subscriptions`, {
@@ -225,13 +231,41 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await inboxRows(ownId), []);
     });
 
-    test('GET /inbox/events lists the threads replies', async () => {
+    test('a person @mentions the account in a post: mention.received with its text and author, once', async () => {
+      const res = await control('threads/mentions', { accountId: th.userId, text: 'Best loaf in town', from: { username: 'pat.eats' } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const id = String(res.body.id);
+      const got = await deliveryOf(id);
+      assert.equal(got.event, 'mention.received');
+      assert.deepEqual(got.data, {
+        eventId: got.id,
+        platform: 'threads',
+        accountId: th.id,
+        externalId: 'cust-th',
+        postId: null,
+        platformPostId: id,
+        comment: { id, text: `Best loaf in town @${th.username}`, username: 'pat.eats', parentId: null },
+        receivedAt: got.data.receivedAt,
+      });
+      const sent = t.sandbox.webhooks.deliveries.find((d) => d.body.includes(`"id":"${id}"`));
+      assert.ok(sent);
+      const notification = JSON.parse(sent.body) as { topic: string; target_id: string; values: { field: string } };
+      assert.deepEqual([notification.topic, notification.target_id, notification.values.field], ['interaction', th.userId, 'mentions']);
+      // Delivered again: emitted once.
+      const again = await fetch(`${t.url}${META_PATH}`, { method: 'POST', headers: { ...json, 'x-hub-signature-256': threadsSign(sent.body) }, body: sent.body });
+      assert.equal(again.status, 200);
+      await settledInbound();
+      assert.equal(delivered().filter((d) => d.data.comment.id === id).length, 1);
+      assert.deepEqual((await inboxRows(`media:${id}`)).map((r) => r.kind), ['mention']);
+    });
+
+    test('GET /inbox/events lists the threads replies and mentions', async () => {
       const res = await t.request(`/api/v1/inbox/events?accountId=${th.id}`, { key });
       assert.equal(res.status, 200);
       const events = ((await res.json()) as { events: Array<{ kind: string; platform: string }> }).events;
       assert.ok(events.length >= 4);
       assert.ok(events.every((e) => e.platform === 'threads'));
-      assert.deepEqual(new Set(events.map((e) => e.kind)), new Set(['comment', 'reply']));
+      assert.deepEqual(new Set(events.map((e) => e.kind)), new Set(['comment', 'reply', 'mention']));
     });
   });
 }

@@ -24,7 +24,7 @@ export function dashboardOnlyWebhooks(platform: string, config: Config): string 
   if (platform !== 'threads') return null;
   return (
     'Threads webhooks have no subscription API: they are set in the Meta App Dashboard of the Threads app ' +
-    `(the Threads webhooks sub-use case, callback URL ${metaCallbackUrl(config)}, the META_WEBHOOK_VERIFY_TOKEN, field replies); ` +
-    'replies then arrive for every account that granted threads_read_replies'
+    `(the Threads webhooks sub-use case, callback URL ${metaCallbackUrl(config)}, the META_WEBHOOK_VERIFY_TOKEN, fields replies and mentions); ` +
+    'replies then arrive for every account that granted threads_read_replies, mentions for those that granted threads_manage_mentions'
   );
 }

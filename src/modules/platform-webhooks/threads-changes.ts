@@ -1,13 +1,14 @@
 // Reads a Threads webhook (Meta's "Webhooks for Threads"; docs/decisions.md, issue 14 point 4).
 // Threads does not use the Graph `{object, entry}` envelope: one notification is
 //   {app_id, topic, target_id, time, subscription_id, has_uid_field, values: {value, field}}
-// and a `replies` value is the reply itself:
+// `replies` (topic moderate): the value is the reply itself,
 //   {id, username, text, media_type, permalink, replied_to{id}, root_post{id, owner_id, username}, shortcode, timestamp}
-// It names no replier id, only a username: a reply is the account's own when that username is
-// the root post owner's. The account is the root post's owner (root_post.owner_id), which the
-// replies field is about ("replies on media owned by the install user"); target_id is
-// documented as a media id, so it is the fallback only. Other fields (mentions, publish,
-// delete) have no handler: their shape is not confirmed enough to read.
+// and target_id a media id. The value names no replier id, only a username: a reply is the
+// account's own when that username is the root post owner's. The account is the root post's
+// owner (root_post.owner_id): the field is about replies on the install user's media.
+// `mentions` (topic interaction): the value is the mentioning media {id, username, text,
+// media_type, permalink, shortcode, timestamp, …} and target_id the mentioned user's id.
+// `publish` and `delete` have no event in the contract (ignored); an unknown field waits for a handler.
 import type { InboundComment, Json, ParsedEnvelope } from './meta-changes.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
@@ -25,11 +26,16 @@ export function parseThreadsNotification(body: Json): ParsedEnvelope {
   const field = str(values.field) ?? '?';
   const kind = `${THREADS_OBJECT}.${field}`;
   const out: ParsedEnvelope = { object: THREADS_OBJECT, items: [], ignored: [], unhandled: [] };
-  if (field !== 'replies') {
+  if (field === 'publish' || field === 'delete') {
+    out.ignored.push(kind);
+    return out;
+  }
+  if (field !== 'replies' && field !== 'mentions') {
     out.unhandled.push(kind);
     return out;
   }
-  const item = threadsReply(obj(values.value), str(body.target_id));
+  const value = obj(values.value);
+  const item = field === 'replies' ? threadsReply(value, str(body.target_id)) : threadsMention(value, str(body.target_id));
   if (item) out.items.push(item);
   else out.ignored.push(`${kind} without its ids`);
   return out;
@@ -54,5 +60,20 @@ function threadsReply(value: Json, targetId: string | null): InboundComment | nu
     platformPostId: rootId,
     comment: { id, text: typeof value.text === 'string' ? value.text : '', username, parentId },
     fromId: username !== null && username === ownerName ? ownerId : null,
+  };
+}
+
+/** A post of someone else that @mentions the account (target_id): keyed on that post, as instagram's are. */
+function threadsMention(value: Json, targetId: string | null): InboundComment | null {
+  const id = str(value.id);
+  if (!id || !targetId) return null;
+  return {
+    platform: 'threads',
+    accountPlatformId: targetId,
+    kind: 'mention',
+    dedupeKey: `media:${id}`,
+    platformPostId: id,
+    comment: { id, text: typeof value.text === 'string' ? value.text : '', username: str(value.username), parentId: null },
+    fromId: null,
   };
 }

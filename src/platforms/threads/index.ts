@@ -18,6 +18,8 @@ const THREADS_VERSION = 'v1.0';
 export const THREADS_FEATURES: Record<string, string[]> = {
   publish: ['threads_basic', 'threads_content_publish'],
   replies: ['threads_read_replies', 'threads_manage_replies'],
+  // The `mentions` webhook (set in the App Dashboard) needs it; replies need threads_read_replies.
+  mentions: ['threads_manage_mentions'],
   insights: ['threads_manage_insights'],
   delete: ['threads_delete'],
 };

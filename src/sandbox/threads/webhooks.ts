@@ -3,17 +3,23 @@
 // sub-use case, sets a callback URL and verify token (the usual GET handshake) and ticks the
 // fields of a topic (`replies` under moderate, `mentions` under interaction, `publish` and
 // `delete`). The control route standing for the dashboard (control.ts) calls dashboardSubscribe.
-// A notification goes to each subscribed app whose user granted it threads_basic and
-// threads_read_replies, signed with that app's secret like every Meta webhook, in Threads' own
-// envelope: {app_id, topic, target_id, time, subscription_id, has_uid_field, values: {value, field}}.
-// The sandbox sends `replies` only: a reply on a post of such a user, the user's own included.
+// A notification goes to each app subscribed to the field whose user granted it the field's
+// permissions, signed with that app's secret like every Meta webhook, in Threads' own envelope:
+// {app_id, topic, target_id, time, subscription_id, has_uid_field, values: {value, field}}.
+// The sandbox sends `replies` (threads_basic, threads_read_replies: a reply on the user's post,
+// the user's own included; target_id the root post) and `mentions` (threads_basic,
+// threads_manage_mentions: someone's post that @mentions the user; target_id the user).
+import type { ThreadsUser } from '../core/model.ts';
 import type { SandboxState } from '../core/state.ts';
 import { notifyObject, verifyCallback } from '../webhooks/deliver.ts';
 import type { ThreadsPost } from './store.ts';
 
 export const THREADS_WEBHOOK_OBJECT = 'threads';
 export const THREADS_WEBHOOK_FIELDS = ['replies', 'mentions', 'publish', 'delete'];
-const REPLY_SCOPES = ['threads_basic', 'threads_read_replies'];
+const FIELD_SCOPES: Record<string, string[]> = {
+  replies: ['threads_basic', 'threads_read_replies'],
+  mentions: ['threads_basic', 'threads_manage_mentions'],
+};
 
 export interface DashboardSubscription {
   appId: string;
@@ -36,14 +42,23 @@ export async function dashboardSubscribe(state: SandboxState, input: DashboardSu
   return { object: THREADS_WEBHOOK_OBJECT, fields };
 }
 
-/** Apps the user installed with the reply permissions: a live token of that app for that user. */
-function installedApps(state: SandboxState, userId: string): Set<string> {
+/** Apps the user installed with the field's permissions (a live token of that app for that user) and subscribed to it. */
+function subscribedApps(state: SandboxState, userId: string, field: string): string[] {
   const apps = new Set<string>();
   for (const token of state.tokens.values()) {
     if (token.platform !== 'threads' || token.subjectId !== userId || token.revoked) continue;
-    if (REPLY_SCOPES.every((s) => token.scopes.includes(s))) apps.add(token.clientId);
+    if ((FIELD_SCOPES[field] ?? []).every((s) => token.scopes.includes(s))) apps.add(token.clientId);
   }
-  return apps;
+  return [...apps].filter((appId) => {
+    const subscription = state.webhooks.subscriptions.get(`${appId}:${THREADS_WEBHOOK_OBJECT}`);
+    return subscription?.active === true && subscription.fields.includes(field);
+  });
+}
+
+function send(state: SandboxState, appId: string, userId: string, topic: string, targetId: string, field: string, value: Record<string, unknown>): void {
+  const payload = { app_id: appId, topic, target_id: targetId, time: Math.floor(state.clock.now() / 1000), subscription_id: subscriptionId(state, appId, userId), has_uid_field: false, values: { value, field } };
+  // notifyObject throws only when the app has no secret to sign with; such an app gets nothing.
+  void state.track(notifyObject(state, appId, THREADS_WEBHOOK_OBJECT, payload).catch(() => []));
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -55,35 +70,43 @@ export function emitReply(state: SandboxState, reply: ThreadsPost): void {
   const owner = state.people.threadsUsers.get(root.userId);
   const author = state.people.threadsUsers.get(reply.userId);
   if (!owner || !author) return;
-  for (const appId of installedApps(state, owner.id)) {
-    const subscription = state.webhooks.subscriptions.get(`${appId}:${THREADS_WEBHOOK_OBJECT}`);
-    if (!subscription?.active || !subscription.fields.includes('replies')) continue;
-    const payload = {
-      app_id: appId,
-      topic: 'moderate',
-      target_id: root.id,
-      time: Math.floor(state.clock.now() / 1000),
-      subscription_id: subscriptionId(state, appId, owner.id),
-      has_uid_field: false,
-      values: {
-        value: {
-          id: reply.id,
-          username: author.username,
-          text: reply.text ?? '',
-          media_type: reply.mediaType,
-          permalink: `https://www.threads.net/@${author.username}/post/${reply.shortcode}`,
-          replied_to: { id: reply.replyToId },
-          root_post: { id: root.id, owner_id: owner.id, username: owner.username },
-          shortcode: reply.shortcode,
-          timestamp: isoSeconds(reply.publishedAt),
-        },
-        field: 'replies',
-      },
-    };
-    // notifyObject throws only when the app has no secret to sign with; such an app gets nothing.
-    void state.track(notifyObject(state, appId, THREADS_WEBHOOK_OBJECT, payload).catch(() => []));
+  for (const appId of subscribedApps(state, owner.id, 'replies')) {
+    send(state, appId, owner.id, 'moderate', root.id, 'replies', {
+      id: reply.id,
+      username: author.username,
+      text: reply.text ?? '',
+      media_type: reply.mediaType,
+      permalink: permalink(author.username, reply),
+      replied_to: { id: reply.replyToId },
+      root_post: { id: root.id, owner_id: owner.id, username: owner.username },
+      shortcode: reply.shortcode,
+      timestamp: isoSeconds(reply.publishedAt),
+    });
   }
 }
+
+/** Sends the `mentions` notification of a post that @mentions `mentioned` to every app subscribed to it. */
+export function emitMention(state: SandboxState, post: ThreadsPost, mentioned: ThreadsUser): void {
+  const author = state.people.threadsUsers.get(post.userId);
+  if (!author) return;
+  for (const appId of subscribedApps(state, mentioned.id, 'mentions')) {
+    send(state, appId, mentioned.id, 'interaction', mentioned.id, 'mentions', {
+      id: post.id,
+      username: author.username,
+      text: post.text ?? '',
+      media_product_type: 'THREADS',
+      media_type: post.mediaType,
+      permalink: permalink(author.username, post),
+      shortcode: post.shortcode,
+      timestamp: isoSeconds(post.publishedAt),
+      has_replies: [...state.threads.posts.values()].some((p) => p.replyToId === post.id),
+      is_quote_post: post.quotePostId !== null,
+      is_reply: post.replyToId !== null,
+    });
+  }
+}
+
+const permalink = (username: string, post: ThreadsPost) => `https://www.threads.net/@${username}/post/${post.shortcode}`;
 
 /** One subscription id per app and user, as the platform numbers a user's install. */
 function subscriptionId(state: SandboxState, appId: string, userId: string): string {
