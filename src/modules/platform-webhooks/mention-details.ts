@@ -1,8 +1,8 @@
 // Fills an instagram mention's text and author before it is recorded: the `mentions` webhook
 // carries ids only (platforms.md §8.4), and the account node reads the mentioning comment or
 // caption from them (§2.7). The read happens before the job's transaction, with the token of
-// one active account of that Instagram account (each organization's copy sees the same
-// comment). A read that fails leaves the mention as the webhook had it (empty text, no author),
+// an active account of that Instagram account (the oldest first; another organization's copy
+// when that one fails). A read that fails leaves the mention as the webhook had it (empty text, no author),
 // and says why in the stored webhook's note, so a deleted comment or a lost permission never
 // keeps the mention from being recorded. A transient failure is retried by the job first, while
 // it has attempts left.
@@ -32,29 +32,36 @@ export async function fillMentions(deps: Pick<AppDeps, 'store' | 'sealer' | 'pla
       notes.push(`mention ${what} not read: its ids are not ids`);
       continue;
     }
-    const account = await deps.store.db
+    const accounts = await deps.store.db
       .selectFrom('accounts')
       .selectAll()
       .where('platform', '=', 'instagram')
       .where('platform_user_id', '=', item.accountPlatformId)
       .where('status', '=', 'active')
       .orderBy('connected_at')
-      .executeTakeFirst();
-    if (!account) {
+      .execute();
+    if (!accounts.length) {
       notes.push(`mention ${what} not read: no active account to read it with`);
       continue;
     }
-    // A Meta retry of a mention already recorded: nothing will be emitted, so nothing to read.
-    const known = await deps.store.db.selectFrom('inbox_events').select('id').where('account_id', '=', account.id).where('kind', '=', 'mention').where('dedupe_key', '=', item.dedupeKey).executeTakeFirst();
-    if (known) continue;
-    try {
-      const content = await reader.mentioned(credentialsOf(account, deps.sealer), { mediaId, commentId });
-      item.comment = { ...item.comment, text: content.text, username: content.username };
-    } catch (error) {
-      if (!(error instanceof PlatformError)) throw error;
-      if (error.retryable && attempt.attempt < attempt.maxAttempts) throw error;
-      notes.push(`mention ${what} recorded without its text: the read failed (${error.kind}: ${error.message})`);
+    // A Meta retry of a mention every account recorded already: nothing will be emitted, so nothing to read.
+    const known = await deps.store.db.selectFrom('inbox_events').select('account_id').where('account_id', 'in', accounts.map((a) => a.id)).where('kind', '=', 'mention').where('dedupe_key', '=', item.dedupeKey).execute();
+    if (known.length === accounts.length) continue;
+    let failure: PlatformError | null = null;
+    // Each organization's copy of the account sees the same comment: the first token that reads it will do.
+    for (const account of accounts) {
+      try {
+        const content = await reader.mentioned(credentialsOf(account, deps.sealer), { mediaId, commentId });
+        item.comment = { ...item.comment, text: content.text, username: content.username };
+        failure = null;
+        break;
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        if (error.retryable && attempt.attempt < attempt.maxAttempts) throw error;
+        failure = error;
+      }
     }
+    if (failure) notes.push(`mention ${what} recorded without its text: the read failed (${failure.kind}: ${failure.message})`);
   }
   return notes;
 }
