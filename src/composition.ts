@@ -11,7 +11,7 @@ import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/cat
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
 import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
-import { inboxJobs, inboxRoutes, inboxSchemas } from './modules/inbox/index.ts';
+import { inboxJobs, inboxRoutes, inboxSchemas, queueInboxPolls } from './modules/inbox/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
 import { mediaFileRoutes, mediaJobs, mediaRoutes, mediaSchemas } from './modules/media/index.ts';
 import { platformWebhookJobs, platformWebhookRoutes, queueUnhandledRerun } from './modules/platform-webhooks/index.ts';
@@ -44,4 +44,5 @@ export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): Jo
 export async function queueStandingJobs(deps: AppDeps): Promise<void> {
   await queueRetention(deps);
   await queueUnhandledRerun(deps);
+  await queueInboxPolls(deps);
 }

@@ -64,6 +64,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Days store.retention keeps failed jobs, settled deliveries, their events and processed inbound events. */
   retentionDays: number;
+  /** How often the comments of a reddit post published less than a day ago are polled (older ones less often). */
+  redditCommentPollMs: number;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -210,6 +212,7 @@ export function parseConfig(env: Env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
+    redditCommentPollMs: integer(env, 'REDDIT_COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

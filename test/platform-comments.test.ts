@@ -117,14 +117,19 @@ describe('reddit comments', () => {
     assert.equal(read?.query.sort, 'old');
   });
 
-  test('the tree stops at limit with a more stub, which the list leaves out', async () => {
+  test('the tree stops at limit with a more stub; a page is `limit` top-level comments with their replies, and its cursor goes on', async () => {
     const res = await fetch(`${sb.url}/oauth.reddit.com/comments/${link.slice(3)}?sort=old&limit=1`, { headers: { authorization: `bearer ${account.accessToken}`, 'user-agent': DEFAULT_REDDIT_AGENT } });
     const [linkListing, comments] = (await res.json()) as Array<{ data: { children: Array<{ kind: string; data: Record<string, unknown> }> } }>;
     assert.equal(linkListing?.data.children[0]?.data.name, link);
     assert.deepEqual(comments?.data.children.map((c) => c.kind), ['t1', 'more']);
     assert.equal(comments?.data.children[1]?.data.count, 2);
-    const page = await need(adapter.commentReader, 'reader').list(account, link, { limit: 1, after: null });
-    assert.equal(page.comments.length, 1);
+    const reader = need(adapter.commentReader, 'reader');
+    const page = await reader.list(account, link, { limit: 1, after: null });
+    assert.deepEqual(page.comments.map((c) => c.text), ['first!', 'thanks, Dana']);
+    assert.equal(page.after, page.comments[0]?.id);
+    const next = await reader.list(account, link, { limit: 5, after: page.after });
+    assert.deepEqual(next.comments.map((c) => c.text), ['second', 'a note from the author']);
+    assert.equal(next.after, null);
   });
 
   test('errors by the reddit table: an unknown parent, a missing scope, an expired token', async () => {

@@ -185,6 +185,8 @@ export interface PostTargetsTable {
   url: string | null;
   error: string | null;
   published_at: number | null;
+  /** reddit: when its comments are next polled (null, the default: not yet); migration 0014. */
+  comment_poll_at: Generated<number | null>;
   updated_at: number;
 }
 

@@ -10,6 +10,7 @@ import * as accountListIndex from './0007-account-list-index.ts';
 import * as retentionIndexes from './0008-retention-indexes.ts';
 import * as targetPlatformIds from './0009-target-platform-ids.ts';
 import * as inboxEvents from './0010-inbox-events.ts';
+import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-retention-indexes': retentionIndexes,
   '0009-target-platform-ids': targetPlatformIds,
   '0010-inbox-events': inboxEvents,
+  '0014-reddit-comment-polls': redditCommentPolls,
 };

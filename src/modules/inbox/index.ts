@@ -1,8 +1,11 @@
 // The inbox module: inbound platform events as the API lists them. The platform-webhooks
-// module's job records them (record.ts); this module has no jobs of its own yet.
+// module's job records Meta's (record.ts); this module's own job polls reddit's comments, which
+// reddit sends no webhooks for (reddit-poll-job.ts), and every worker start queues it.
 import type { AppDeps } from '../../deps.ts';
 import type { JobDefinition } from '../../jobs/catalog.ts';
 import type { RouteRegistrar } from '../../http/routes.ts';
+import { redditPollJob } from './reddit-poll-job.ts';
+import { queueRedditPoll } from './reddit-poll-schedule.ts';
 import { listInboxEvents } from './routes/list-inbox-events.ts';
 import { InboxEvent } from './schemas.ts';
 
@@ -10,6 +13,11 @@ export const inboxRoutes: RouteRegistrar[] = [listInboxEvents];
 
 export const inboxSchemas = [InboxEvent];
 
-export function inboxJobs(_deps: AppDeps): JobDefinition[] {
-  return [];
+export function inboxJobs(deps: AppDeps): JobDefinition[] {
+  return [redditPollJob(deps)];
+}
+
+/** Queued when a worker starts: the reddit comment poll's next tick (one job however many workers). */
+export async function queueInboxPolls(deps: Pick<AppDeps, 'store' | 'clock' | 'config'>): Promise<void> {
+  await queueRedditPoll(deps.store.db, deps.store, deps.clock.now(), deps.config.redditCommentPollMs);
 }

@@ -16,8 +16,11 @@ export interface InboxAccount {
   external_id: string | null;
 }
 
+/** What recording needs of an inbound comment: Meta's webhooks and the reddit poll both give it. */
+export type RecordedComment = Pick<InboundComment, 'kind' | 'dedupeKey' | 'platformPostId' | 'comment'>;
+
 /** True when the event is new and was emitted. */
-export async function recordInboundComment(ctx: EmitContext, account: InboxAccount, item: InboundComment, receivedAt: number): Promise<boolean> {
+export async function recordInboundComment(ctx: EmitContext, account: InboxAccount, item: RecordedComment, receivedAt: number): Promise<boolean> {
   const { db, now } = ctx;
   // Our post, when one of the account's published targets is that platform post.
   const target = item.platformPostId

@@ -1,16 +1,32 @@
 // reddit comments (platforms.md §6.2): the comment tree of a link is `GET /comments/{article}`
-// (an array of two Listings: the link, then its comments, each with its `replies` Listing),
-// read oldest first and flattened so every reply follows its parent; a reply or a top-level
-// comment is `POST /api/comment` with the parent's fullname (`t1_…` or `t3_…`). Ids are
-// fullnames. reddit has no hiding, liking as the account, or deleting others' comments here.
+// (an array of two Listings: the link, then its comments, each with its `replies` Listing), in
+// `sort=old` order; what reddit leaves out of it (more than its 500 comments per answer) comes
+// as `more` stubs, loaded with `GET /api/morechildren` (link_id, up to 100 children a call,
+// api_type=json) for the page being answered (comment-tree.ts). A page is `limit` top-level
+// comments, each followed by its replies; the cursor is the fullname of the page's last
+// top-level comment, so the next page starts after it even when it was deleted meanwhile.
+// A reply or a top-level comment is `POST /api/comment` with the parent's fullname (`t1_…` or
+// `t3_…`). Ids are fullnames. reddit has no hiding, liking as the account, or deleting others'
+// comments here.
 import type { PlatformHttp } from '../http.ts';
+import { PlatformError } from '../errors.ts';
 import { list, numberOf, obj, str, text, type Json } from '../json.ts';
 import type { AccountCredentials, CommentReader, CommentWriter, PlatformComment } from '../types.ts';
+import { CommentTree, idValue } from './comment-tree.ts';
 import { redditEnvelopeError, redditHttpError } from './errors.ts';
 
 const API = 'https://oauth.reddit.com';
 /** reddit's largest comment tree per request. */
 const MAX_LIMIT = 500;
+/** The most comments /api/morechildren answers per call. */
+const MORE_PER_CALL = 100;
+/** /api/morechildren calls per page at most: a page whose comments need more ends early (its cursor says where). */
+const MAX_MORE_CALLS = 10;
+const CURSOR = /^t1_[0-9a-z]{1,12}$/;
+
+interface MoreAnswer {
+  json?: { errors?: Array<[string, string, string]>; data?: { things?: unknown[] } };
+}
 
 interface CommentAnswer {
   json?: { errors?: Array<[string, string, string]>; data?: { things?: Array<{ data?: { name?: string } }> } };
@@ -33,17 +49,6 @@ function toComment(account: AccountCredentials, postId: string, data: Json): Pla
   };
 }
 
-/** Depth first: each comment, then its replies; `more` stubs (comments not loaded) are skipped. */
-function flatten(account: AccountCredentials, postId: string, listing: unknown, out: PlatformComment[]): void {
-  for (const item of list(obj(obj(listing).data).children)) {
-    const child = obj(item);
-    if (child.kind !== 't1') continue;
-    const data = obj(child.data);
-    out.push(toComment(account, postId, data));
-    flatten(account, postId, data.replies, out);
-  }
-}
-
 export function redditComments(http: PlatformHttp, userAgent: string): { reader: CommentReader; writer: CommentWriter } {
   const headers = (account: AccountCredentials) => ({ authorization: `bearer ${account.accessToken}`, 'user-agent': userAgent });
   const post = async (account: AccountCredentials, thingId: string, body: string) => {
@@ -56,21 +61,46 @@ export function redditComments(http: PlatformHttp, userAgent: string): { reader:
     if (!name) throw redditHttpError(502);
     return { id: name };
   };
+  const moreChildren = async (account: AccountCredentials, linkId: string, names: string[]): Promise<unknown[]> => {
+    const res = await http.send('reddit', {
+      url: `${API}/api/morechildren`,
+      query: { link_id: linkId, children: names.map((n) => n.slice(3)).join(','), sort: 'old', limit_children: 'false', api_type: 'json', raw_json: 1 },
+      headers: headers(account),
+    });
+    if (res.status !== 200) throw redditHttpError(res.status, res.headers);
+    const answer = obj(res.body) as MoreAnswer;
+    const errors = answer.json?.errors ?? [];
+    if (errors.length) throw redditEnvelopeError(errors);
+    return list(answer.json?.data?.things);
+  };
   return {
     reader: {
-      // One tree per call: reddit pages a comment tree with `more` stubs (/api/morechildren),
-      // which are not followed yet, so there is never a next page.
       async list(account, postId, page) {
-        const article = postId.replace(/^t3_/, '');
+        if (page.after !== null && !CURSOR.test(page.after)) throw new PlatformError('invalid', 'not a cursor of this comment list', { platform: 'reddit' });
+        const linkId = postId.startsWith('t3_') ? postId : `t3_${postId}`;
+        const tree = new CommentTree(linkId);
         const res = await http.send('reddit', {
-          url: `${API}/comments/${encodeURIComponent(article)}`,
-          query: { sort: 'old', limit: Math.min(page.limit, MAX_LIMIT), threaded: 'true', raw_json: 1 },
+          url: `${API}/comments/${encodeURIComponent(linkId.slice(3))}`,
+          query: { sort: 'old', limit: MAX_LIMIT, threaded: 'true', raw_json: 1 },
           headers: headers(account),
         });
         if (res.status !== 200) throw redditHttpError(res.status, res.headers);
-        const comments: PlatformComment[] = [];
-        flatten(account, postId, list(res.body)[1], comments);
-        return { comments, after: null };
+        tree.addListing(list(res.body)[1]);
+        const after = page.after;
+        const rest = tree.topLevel().filter((name) => after === null || idValue(name) > idValue(after));
+        let roots = rest.slice(0, page.limit);
+        for (let calls = 0; calls < MAX_MORE_CALLS; calls++) {
+          const wanted = tree.pendingUnder(new Set(roots)).slice(0, MORE_PER_CALL);
+          if (!wanted.length) break;
+          tree.addThings(await moreChildren(account, linkId, wanted), wanted);
+        }
+        // Out of calls: the page ends before the first root still missing comments (the first
+        // root stays, whatever it misses: each call loads at least the comments it asks for).
+        const incomplete = tree.pending.size ? roots.findIndex((name, i) => i > 0 && tree.pendingUnder(new Set([name])).length > 0) : -1;
+        if (incomplete > 0) roots = roots.slice(0, incomplete);
+        const more = rest.length > roots.length;
+        const comments = tree.ordered(roots.filter((name) => tree.comments.has(name))).map((data) => toComment(account, linkId, data));
+        return { comments, after: more ? (roots.at(-1) ?? null) : null };
       },
     },
     writer: {

@@ -2,28 +2,52 @@
 // Listings, the link and its comments, each comment with its `replies` Listing ("" when none).
 // `sort` (confidence, top, new, old, controversial, qa; all ties but new/old are newest first
 // here, as every score is 1), `depth` and `limit` (comments in the tree, counted depth first) as
-// reddit takes them; comments left out by the limit become a `more` stub under their parent, as
-// reddit answers (following it with /api/morechildren is not simulated). A deleted comment with
-// replies stays as `[deleted]`; without replies it is gone. People comment through the control
-// API (`POST /_sandbox/reddit/comments`): reddit sends no webhooks, so nothing else happens.
+// reddit takes them; comments left out by the limit become a `more` stub under their parent
+// (their ids in `children`), as reddit answers. `GET /api/morechildren` (link_id, children,
+// sort, limit_children, api_type=json) loads what a stub listed: at most 100 comments a call,
+// flat in `json.data.things` (each with `parent_id`, `replies` ""), each requested comment
+// followed by its replies unless limit_children; what does not fit comes back as `more` stubs.
+// A deleted comment with replies stays as `[deleted]`; without replies it is gone. People
+// comment through the control API (`POST /_sandbox/reddit/comments`): reddit sends no
+// webhooks, so nothing else happens.
 import type { RedditUser } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { redditAuth } from './auth.ts';
 import { httpError } from './errors.ts';
 import { fullname, type RedditThing } from './store.ts';
+import { envelope, truthy } from './submit.ts';
 import { child, listing } from './things.ts';
 
 const MAX_LIMIT = 500;
+/** reddit returns at most this many comments per /api/morechildren call. */
+const MORE_LIMIT = 100;
 
-function repliesOf(state: SandboxState, parent: string, sort: string): RedditThing[] {
-  const hasLiveReplies = (t: RedditThing): boolean => [...state.reddit.things.values()].some((r) => r.parentId === fullname(t) && (!r.deleted || hasLiveReplies(r)));
-  const rows = [...state.reddit.things.values()].filter((t) => t.kind === 't1' && t.parentId === parent && (!t.deleted || hasLiveReplies(t)));
-  // Ids grow with time, so they order comments made in the same second.
-  const byTime = (a: RedditThing, b: RedditThing) => a.createdUtc - b.createdUtc || parseInt(a.id, 36) - parseInt(b.id, 36);
-  rows.sort(byTime);
+const hasLiveReplies = (state: SandboxState, t: RedditThing): boolean =>
+  [...state.reddit.things.values()].some((r) => r.parentId === fullname(t) && (!r.deleted || hasLiveReplies(state, r)));
+/** Shown in a tree: live, or deleted with live replies under it. */
+const visible = (state: SandboxState, t: RedditThing) => t.kind === 't1' && (!t.deleted || hasLiveReplies(state, t));
+
+/** Oldest first for `old`, newest first otherwise; ids grow with time, so they order comments made in the same second. */
+function sorted(rows: RedditThing[], sort: string): RedditThing[] {
+  rows.sort((a, b) => a.createdUtc - b.createdUtc || parseInt(a.id, 36) - parseInt(b.id, 36));
   return sort === 'old' ? rows : rows.reverse();
 }
+
+function repliesOf(state: SandboxState, parent: string, sort: string): RedditThing[] {
+  return sorted([...state.reddit.things.values()].filter((t) => t.parentId === parent && visible(state, t)), sort);
+}
+
+const depthOf = (state: SandboxState, t: RedditThing): number => {
+  let depth = 0;
+  for (let at = state.reddit.things.get(t.parentId ?? ''); at?.kind === 't1'; at = state.reddit.things.get(at.parentId ?? '')) depth++;
+  return depth;
+};
+
+const moreStub = (parent: string, depth: number, ids: string[]) => ({
+  kind: 'more',
+  data: { count: ids.length, name: `t1_${ids[0] ?? ''}`, id: ids[0] ?? '', parent_id: parent, depth, children: ids },
+});
 
 export function commentTree(ctx: RouteContext): unknown {
   redditAuth(ctx, 'read');
@@ -37,9 +61,7 @@ export function commentTree(ctx: RouteContext): unknown {
     const children: unknown[] = [];
     for (const [i, thing] of rows.entries()) {
       if (budget <= 0 || depth >= depthLimit) {
-        const rest = rows.slice(i).map((t) => t.id);
-        const first = rest[0] ?? '';
-        children.push({ kind: 'more', data: { count: rest.length, name: `t1_${first}`, id: first, parent_id: parent, depth, children: rest } });
+        children.push(moreStub(parent, depth, rows.slice(i).map((t) => t.id)));
         break;
       }
       budget--;
@@ -51,6 +73,37 @@ export function commentTree(ctx: RouteContext): unknown {
   };
   const comments = level(fullname(link), 0);
   return [listing(ctx.state, [link]), comments || { kind: 'Listing', data: { after: null, dist: null, modhash: null, geo_filter: '', children: [], before: null } }];
+}
+
+/** GET /api/morechildren: the listed comments of one link (others are ignored, as reddit does), flat. */
+export function moreChildren(ctx: RouteContext): unknown {
+  redditAuth(ctx, 'read');
+  const input = ctx.query;
+  const link = ctx.state.reddit.things.get(input.link_id ?? '');
+  if (!link || link.kind !== 't3') throw httpError(404);
+  const sort = input.sort ?? 'confidence';
+  const asked = (input.children ?? '').split(',').map((id) => ctx.state.reddit.things.get(`t1_${id.trim()}`));
+  const found = sorted(asked.filter((t): t is RedditThing => t !== undefined && t.linkId === fullname(link) && visible(ctx.state, t)), sort);
+  const things: unknown[] = [];
+  const left = new Map<string, { depth: number; ids: string[] }>();
+  const seen = new Set<string>();
+  const visit = (thing: RedditThing) => {
+    if (seen.has(thing.id)) return;
+    seen.add(thing.id);
+    if (things.length >= MORE_LIMIT) {
+      const parent = thing.parentId ?? '';
+      const stub = left.get(parent) ?? { depth: depthOf(ctx.state, thing), ids: [] };
+      stub.ids.push(thing.id);
+      left.set(parent, stub);
+      return;
+    }
+    const entry = child(ctx.state, thing);
+    things.push({ ...entry, data: { ...entry.data, depth: depthOf(ctx.state, thing), replies: '' } });
+    if (!truthy(input.limit_children)) for (const reply of repliesOf(ctx.state, fullname(thing), sort)) visit(reply);
+  };
+  for (const thing of found) visit(thing);
+  for (const [parent, stub] of left) things.push(moreStub(parent, stub.depth, stub.ids));
+  return envelope(input, [], { things });
 }
 
 /** A comment by `author` under a link or a comment (POST /api/comment, or a person through the control API). */

@@ -2,7 +2,7 @@
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { comment, del, editUserText, info, linkFlair, me, submitted } from './api.ts';
-import { commentTree } from './comments.ts';
+import { commentTree, moreChildren } from './comments.ts';
 import { redditHostErrors } from './errors.ts';
 import { redditAccessToken, redditConsent, redditRevoke } from './login.ts';
 import { submit } from './submit.ts';
@@ -21,6 +21,7 @@ export function redditHosts(): Host[] {
     .get('/api/info', info)
     .get('/user/:name/submitted', submitted)
     .get('/comments/:article', commentTree)
+    .get('/api/morechildren', moreChildren)
     .get('/r/:sr/comments/:article', commentTree)
     .get('/r/:sr/api/info', info)
     .get('/r/:sr/api/link_flair_v2', linkFlair);
