@@ -3,7 +3,7 @@
 // and each comment a person wrote reaches a real receiver once, signed, as comment.received with
 // the contract's data, however many polls run; the account's own comment emits nothing. The
 // clock is moved by hand from tick to tick, and a worker runs each queued poll. Also: the poll is
-// one standing job however many workers start; a rate limit or a revoked token on one account
+// one standing job however many workers start, and two runs at once read a post once; a rate limit or a revoked token on one account
 // leaves the other account's events flowing; older posts are polled less often and a week-old
 // one not at all; large trees come with `more` stubs, which GET /posts/{id}/comments and the
 // adapter's pages load through /api/morechildren.
@@ -11,7 +11,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { queueStandingJobs } from '../src/composition.ts';
+import { createLogger } from '../src/http/logging.ts';
 import { credentialsOf } from '../src/modules/accounts/credentials.ts';
+import { pollDueTargets } from '../src/modules/inbox/reddit-poll-job.ts';
 import type { CommentPage } from '../src/platforms/types.ts';
 import { personComments } from '../src/sandbox/reddit/comments.ts';
 import { ManualClock } from './harness/clock.ts';
@@ -151,6 +153,22 @@ for (const dialect of DIALECTS) {
       // Always exactly one poll queued, at the next tick.
       assert.deepEqual((await pollJobs()).map((j) => j.run_at), [(Math.floor(clock.now() / INTERVAL) + 1) * INTERVAL]);
       assert.equal(await pollAt(target?.id ?? ''), Math.floor(clock.now() / INTERVAL) * INTERVAL + INTERVAL);
+    });
+
+    test('two runs at once, as two workers would, read each due post once', async () => {
+      const account = await addAccount(t, org, 'reddit');
+      const post = await published(account.id, 'Only once');
+      const article = post.targets[0]?.platformPostId ?? '';
+      const once = await comment(article, 'once please', 'pat_c');
+      const seq = mark();
+      const context = { signal: new AbortController().signal, log: createLogger('silent') };
+      const claimed = await Promise.all([pollDueTargets(t.runtime.deps, context), pollDueTargets(t.runtime.deps, context)]);
+      assert.ok(claimed.reduce((a, b) => a + b, 0) >= 1);
+      const reads = t.sandbox.journal.list({ after: seq, host: 'oauth.reddit.com' }).filter((e) => e.path.startsWith('/comments/')).map((e) => e.path);
+      assert.ok(reads.includes(`/comments/${article.slice(3)}`));
+      assert.deepEqual(reads, [...new Set(reads)], 'no post read twice');
+      await waitFor(async () => (await db().selectFrom('jobs').select('id').where('kind', '=', 'webhook.send').execute()).length === 0, 10_000, 'the webhook sends');
+      assert.equal(deliveriesOf(once).length, 1);
     });
 
     test("a rate limit or a revoked token on one account does not stop another account's events", async () => {

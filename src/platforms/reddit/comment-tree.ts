@@ -64,7 +64,9 @@ export class CommentTree {
     const children = new Map<string, string[]>();
     for (const [name, data] of this.comments) {
       const parent = str(data.parent_id) ?? '';
-      children.set(parent, [...(children.get(parent) ?? []), name]);
+      const siblings = children.get(parent);
+      if (siblings) siblings.push(name);
+      else children.set(parent, [name]);
     }
     const out: Json[] = [];
     const visit = (name: string) => {
