@@ -9,9 +9,11 @@ import type { PlatformApps } from './context.ts';
 import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, MentionReader } from './comments-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 import type { OptionsOf } from './target-options.ts';
+import type { AdsCapability } from './ads-types.ts';
 
 export type * from './publishing-types.ts';
 export type * from './comments-types.ts';
+export type * from './ads-types.ts';
 
 /** The platforms accounts can be connected on. */
 export const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
@@ -42,6 +44,8 @@ export interface PlatformProfile {
 export interface ConnectedAccount {
   profile: PlatformProfile;
   token: TokenSet;
+  /** facebook Pages: the person's own (user) token, which ads need; a Page token cannot manage ad accounts. */
+  userToken?: TokenSet;
 }
 
 /** One thing the person may pick when a consent yields several (a Facebook Page …). */
@@ -175,6 +179,8 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   commentRemover?: CommentRemover;
   mentionReader?: MentionReader;
   numbers?: WhatsAppNumbers;
+  /** Ads through the Marketing API (ads-types.ts): facebook. */
+  ads?: AdsCapability;
 }
 
 /** What modules get as `deps.platforms`: every adapter, built once at start, and the shared platform settings they need. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { RunningSandbox } from '../../src/sandbox/index.ts';
+import { createPost } from '../../src/sandbox/facebook/posts.ts';
 import { graphErrorOf, json, sandbox } from './helpers.ts';
 
 const APP = '888000111';
@@ -84,7 +85,12 @@ describe('Marketing API', () => {
 
   test('boosting a Page post: creative with object_story_id, ad PAUSED, effective_status through activation', async () => {
     assert.equal((await graphErrorOf(await post(`/${account}/adcreatives`, { name: 'x', object_story_id: 'nope' }))).code, 100);
-    ids.creative = String((await json(await post(`/${account}/adcreatives`, { name: 'Sourdough post', object_story_id: `${pageId}_1234567890` }))).id);
+    // Only a live post of the Page can be boosted.
+    assert.equal((await graphErrorOf(await post(`/${account}/adcreatives`, { name: 'x', object_story_id: `${pageId}_1234567890` }))).code, 100);
+    const page = sb.state.people.pages.get(pageId);
+    assert.ok(page);
+    const live = createPost(sb.state, page, { kind: 'status', message: 'Sourdough is back' });
+    ids.creative = String((await json(await post(`/${account}/adcreatives`, { name: 'Sourdough post', object_story_id: live.id }))).id);
     const link = { page_id: pageId, link_data: { link: 'https://bakery.example', message: 'Fresh bread', image_url: 'https://bakery.example/b.jpg', call_to_action: { type: 'SHOP_NOW', value: { link: 'https://bakery.example' } } } };
     assert.equal((await post(`/${account}/adcreatives`, { name: 'Link ad', object_story_spec: link })).status, 200);
     ids.ad = String((await json(await post(`/${account}/ads`, { name: 'Boost ad', adset_id: ids.adset, creative: { creative_id: ids.creative }, status: 'PAUSED' }))).id);

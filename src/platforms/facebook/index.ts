@@ -12,6 +12,7 @@ import { scopesOf } from '../features.ts';
 import { facebookPublisher } from './publish.ts';
 import { facebookComments } from './comments.ts';
 import { facebookPostEditor, facebookPostRemover } from './published.ts';
+import { marketingApi } from '../meta/marketing.ts';
 
 export const FACEBOOK_FEATURES: Record<string, string[]> = {
   publish: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement'],
@@ -19,6 +20,7 @@ export const FACEBOOK_FEATURES: Record<string, string[]> = {
   messages: ['pages_messaging'],
   insights: ['read_insights'],
   webhooks: ['pages_manage_metadata'],
+  ads: ['ads_management', 'ads_read', 'business_management'],
 };
 
 /** Page fields that come with the Page list and the Page's own token. */
@@ -78,7 +80,7 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     choices: {
       async resolve({ userToken, optionIds }) {
         const app = requireApp(ctx.apps, 'meta');
-        const { scopes } = await debugToken(ctx, app, 'facebook', userToken);
+        const { scopes, expiresAt } = await debugToken(ctx, app, 'facebook', userToken);
         const pages = await listPages(ctx, userToken);
         return optionIds.map((id): ConnectedAccount => {
           const page = pages.find((p) => p.id === id);
@@ -86,6 +88,8 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
           return {
             profile: { platformUserId: page.id, username: null, displayName: page.name, avatarUrl: page.pictureUrl, metadata: { login: 'facebook', category: page.category, tasks: page.tasks } },
             token: { accessToken: page.accessToken, refreshToken: null, expiresAt: null, scopes },
+            // Kept for ads: the Marketing API acts as the person, not as the Page.
+            userToken: { accessToken: userToken, refreshToken: null, expiresAt, scopes },
           };
         });
       },
@@ -110,5 +114,6 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     commentHider: comments.hider,
     commentLiker: comments.liker,
     commentRemover: comments.remover,
+    ads: marketingApi(ctx),
   };
 }

@@ -62,3 +62,46 @@ export const LOCATIONS: GeoLocation[] = [
   { key: '2490299', name: 'New York', type: 'city', country_code: 'US', country_name: 'United States', region: 'New York', region_id: 4081, supports_region: true, supports_city: true },
   { key: '296875', name: 'London', type: 'city', country_code: 'GB', country_name: 'United Kingdom', region: 'England', region_id: 4079, supports_region: true, supports_city: true },
 ];
+
+/** Meta's currency offsets (Marketing API "Currencies"): minor units per unit, 1 for currencies without cents. */
+const OFFSET_ONE = new Set(['CLP', 'COP', 'CRC', 'HUF', 'ISK', 'IDR', 'JPY', 'KRW', 'PYG', 'TWD', 'VND']);
+export const currencyOffset = (currency: string): number => (OFFSET_ONE.has(currency) ? 1 : 100);
+
+/** `type=adlocale`: languages by Meta's locale keys. */
+export const LOCALES: Array<{ key: number; name: string }> = [
+  { key: 6, name: 'English (US)' },
+  { key: 24, name: 'English (UK)' },
+  { key: 23, name: 'Spanish' },
+  { key: 9, name: 'French (France)' },
+  { key: 5, name: 'German' },
+  { key: 16, name: 'Portuguese (Brazil)' },
+  { key: 10, name: 'Italian' },
+];
+
+export interface TargetingCategory {
+  id: string;
+  name: string;
+  type: string;
+  path: string[];
+  audience_size_lower_bound: number;
+  audience_size_upper_bound: number;
+}
+
+const category = (id: string, name: string, type: string, path: string[], lower: number): TargetingCategory => ({
+  id,
+  name,
+  type,
+  path,
+  audience_size_lower_bound: lower,
+  audience_size_upper_bound: Math.round(lower * 1.18),
+});
+
+/** `type=adTargetingCategory&class=…`: behaviors and demographics. */
+export const CATEGORIES: TargetingCategory[] = [
+  category('6002714895372', 'Frequent travelers', 'behaviors', ['Travel'], 310_000_000),
+  category('6015559470583', 'Small business owners', 'behaviors', ['Digital activities'], 58_000_000),
+  category('6071631541183', 'Engaged shoppers', 'behaviors', ['Purchase behavior'], 1_100_000_000),
+  category('6002714898572', 'Newlywed (1 year)', 'demographics', ['Life events'], 11_000_000),
+  category('6003054185372', 'Parents (All)', 'demographics', ['Parents'], 420_000_000),
+  category('6012903320382', "Bachelor's degree", 'demographics', ['Education'], 390_000_000),
+];

@@ -119,6 +119,9 @@ export function createCreative(ctx: RouteContext, input: GraphInput, account: Ad
   if (objectStoryId) {
     const [pageId = '', postId = ''] = objectStoryId.split('_');
     if (!postId || !state.people.pages.has(pageId)) throw adsInvalid('Invalid object_story_id', `${objectStoryId} is not a post of a Page ({page-id}_{post-id}).`);
+    // Boosting needs a live post of that Page: a deleted, scheduled or unknown one is refused.
+    const post = state.meta.fbPosts.get(objectStoryId);
+    if (!post || post.pageId !== pageId || !post.published) throw adsInvalid('Post not available', `The post ${objectStoryId} does not exist or is not published, so it cannot be used in an ad.`);
   }
   if (spec) {
     const pageId = typeof spec.page_id === 'string' ? spec.page_id : '';

@@ -9,6 +9,7 @@ import { refreshDelivery } from './delivery.ts';
 import { DAY_MS, dayNumbers, unit, type DayNumbers } from './metrics.ts';
 import { dateRange, buckets, type Bucket } from './periods.ts';
 import type { Ad } from './store.ts';
+import { currencyOffset } from './catalog.ts';
 
 export type Level = 'account' | 'campaign' | 'adset' | 'ad';
 const LEVELS: Level[] = ['account', 'campaign', 'adset', 'ad'];
@@ -22,6 +23,7 @@ const DIMENSIONS: Record<string, string[]> = {
   impression_device: ['iphone', 'android_smartphone', 'desktop', 'ipad'],
   country: [],
   region: ['California', 'New York', 'Texas', 'Florida'],
+  dma: ['New York', 'Los Angeles', 'Chicago', 'San Francisco-Oakland-San Jose'],
 };
 const COMBINATIONS = [['age', 'gender'], ['publisher_platform', 'platform_position'], ['publisher_platform', 'device_platform'], ['country', 'age']];
 
@@ -118,7 +120,8 @@ function row(ctx: RouteContext, fields: string[], n: DayNumbers, ad: Ad | undefi
   const account = ad ? ads.accounts.get(ad.accountId) : undefined;
   const campaign = ad ? ads.campaigns.get(ad.campaignId) : undefined;
   const adset = ad ? ads.adsets.get(ad.adsetId) : undefined;
-  const money = (minor: number) => (minor / 100).toFixed(2);
+  const offset = currencyOffset(account?.currency ?? 'USD');
+  const money = (minor: number) => (minor / offset).toFixed(offset === 1 ? 0 : 2);
   const ratio = (a: number, b: number, digits = 6) => (b ? (a / b).toFixed(digits) : '0');
   const depth = LEVELS.indexOf(level);
   const values: Record<string, unknown> = {
@@ -127,12 +130,12 @@ function row(ctx: RouteContext, fields: string[], n: DayNumbers, ad: Ad | undefi
     frequency: ratio(n.impressions, n.reach),
     spend: money(n.spend),
     clicks: String(n.clicks),
-    cpc: n.clicks ? ratio(n.spend / 100, n.clicks) : undefined,
-    cpm: ratio((n.spend / 100) * 1000, n.impressions),
+    cpc: n.clicks ? ratio(n.spend / offset, n.clicks) : undefined,
+    cpm: ratio((n.spend / offset) * 1000, n.impressions),
     ctr: ratio(n.clicks * 100, n.impressions),
     inline_link_clicks: String(n.linkClicks),
     actions: [{ action_type: 'link_click', value: String(n.linkClicks) }, { action_type: 'post_engagement', value: String(n.postEngagement) }],
-    cost_per_action_type: n.linkClicks ? [{ action_type: 'link_click', value: ratio(n.spend / 100, n.linkClicks) }] : [],
+    cost_per_action_type: n.linkClicks ? [{ action_type: 'link_click', value: ratio(n.spend / offset, n.linkClicks) }] : [],
     account_id: account?.accountId,
     account_name: account?.name,
     account_currency: account?.currency,

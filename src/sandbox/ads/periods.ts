@@ -44,6 +44,8 @@ export function dateRange(state: SandboxState, input: GraphInput): { since: numb
     yesterday: { since: today - DAY_MS, until: today - DAY_MS },
     this_month: { since: monthStart(today), until: today },
     last_month: { since: monthStart(today, 1), until: monthStart(today) - DAY_MS },
+    this_quarter: { since: monthStart(today, new Date(today).getUTCMonth() % 3), until: today },
+    last_quarter: { since: monthStart(today, (new Date(today).getUTCMonth() % 3) + 3), until: monthStart(today, new Date(today).getUTCMonth() % 3) - DAY_MS },
     this_year: { since: Date.UTC(new Date(today).getUTCFullYear(), 0, 1), until: today },
     last_year: { since: Date.UTC(new Date(today).getUTCFullYear() - 1, 0, 1), until: Date.UTC(new Date(today).getUTCFullYear(), 0, 1) - DAY_MS },
     this_week_mon_today: { since: today - ((weekday + 6) % 7) * DAY_MS, until: today },

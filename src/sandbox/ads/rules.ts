@@ -5,6 +5,7 @@
 import { graphError } from '../meta/graph-error.ts';
 import type { PlatformError } from '../core/platform-error.ts';
 import { str, type GraphInput } from '../meta/params.ts';
+import { currencyOffset } from './catalog.ts';
 
 export const OBJECTIVES = ['OUTCOME_AWARENESS', 'OUTCOME_TRAFFIC', 'OUTCOME_ENGAGEMENT', 'OUTCOME_LEADS', 'OUTCOME_APP_PROMOTION', 'OUTCOME_SALES'];
 export const SPECIAL_CATEGORIES = ['NONE', 'EMPLOYMENT', 'HOUSING', 'CREDIT', 'FINANCIAL_PRODUCTS_SERVICES', 'ISSUES_ELECTIONS_POLITICS', 'ONLINE_GAMBLING_AND_GAMING'];
@@ -56,7 +57,8 @@ export function budget(input: GraphInput, key: string, minimum: number, currency
   if (!/^\d+$/.test(raw)) throw graphError({ code: 100, message: `(#100) Param ${key} must be an integer (minor units of the account currency)` });
   const value = Number(raw);
   if (value < minimum) {
-    throw adsInvalid('Your Budget Is Too Low', `The minimum budget for this ad set is ${(minimum / 100).toFixed(2)} ${currency}; ${key} is in minor units (cents).`, 1885272);
+    const offset = currencyOffset(currency);
+    throw adsInvalid('Your Budget Is Too Low', `The minimum budget for this ad set is ${(minimum / offset).toFixed(offset === 1 ? 0 : 2)} ${currency}; ${key} is in minor units of the currency.`, 1885272);
   }
   return value;
 }
