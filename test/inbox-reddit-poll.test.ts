@@ -6,7 +6,8 @@
 // one standing job however many workers start, and two runs at once read a post once; a rate limit or a revoked token on one account
 // leaves the other account's events flowing; older posts are polled less often and a week-old
 // one not at all; large trees come with `more` stubs, which GET /posts/{id}/comments and the
-// adapter's pages load through /api/morechildren.
+// adapter's pages load through /api/morechildren, and deep threads with "continue this thread"
+// stubs, read on with ?comment=.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -260,6 +261,23 @@ for (const dialect of DIALECTS) {
       await runPoll();
       const recorded = await db().selectFrom('inbox_events').select('dedupe_key').where('account_id', '=', account.id).execute();
       assert.equal(recorded.length, 620);
+    });
+
+    test('a thread deeper than reddit\'s depth limit is read on with ?comment= ("continue this thread")', async () => {
+      const account = await addAccount(t, org, 'reddit');
+      const post = await published(account.id, 'Deep thread');
+      const article = post.targets[0]?.platformPostId ?? '';
+      // One chain of 25 replies: reddit cuts it at depth 10, and the thread read from level 9 again at its own depth 10.
+      const chain = [personComments(t.sandbox, { thingId: article, text: 'level 0', username: 'chain_0' }).id];
+      for (let i = 1; i <= 25; i++) chain.push(personComments(t.sandbox, { thingId: chain[i - 1] ?? '', text: `level ${i}`, username: `chain_${i}` }).id);
+      const seq = mark();
+      const res = await t.request(`/api/v1/posts/${post.id}/comments`, { key });
+      const body = (await res.json()) as { comments: Array<{ id: string; parentId: string | null }> };
+      assert.deepEqual(body.comments.map((c) => [c.id, c.parentId]), chain.map((id, i) => [id, i === 0 ? null : chain[i - 1]]));
+      const reads = treeCalls(seq, article);
+      assert.deepEqual(reads.map((r) => r.query.comment), [undefined, chain[9]?.slice(3), chain[18]?.slice(3)]);
+      await runPoll();
+      assert.deepEqual(chain.map((id) => deliveriesOf(id).length), chain.map(() => 1));
     });
 
     test('older posts are polled less often, and a post older than 7 days not at all', async () => {

@@ -1,5 +1,6 @@
 // The sandbox's comment surfaces added for issue 14, over HTTP: reddit's comment tree
-// (`/comments/{article}`: nesting, depth, sort, more stubs, deleted comments with replies) and
+// (`/comments/{article}`: nesting, depth and its "continue this thread" stub, `comment`, sort,
+// more stubs, deleted comments with replies) and
 // `POST /_sandbox/reddit/comments`; threads' `POST /_sandbox/threads/replies`,
 // `is_reply_owned_by_me` and `manage_reply` without `hide`; the control routes' 400s.
 import assert from 'node:assert/strict';
@@ -53,8 +54,13 @@ describe('sandbox comment control and trees', () => {
     assert.deepEqual(children(nested[0]?.data.replies).map((c) => c.data.name), [deep.id]);
     assert.equal(old[1]?.data.replies, '');
     assert.deepEqual(children(await tree('sort=new')).map((c) => c.data.name), [later.id, top.id]);
+    // Past the depth, reddit's "continue this thread" stub; `comment` reads the thread under it.
     const shallow = children(children(await tree('sort=old&depth=1'))[0]?.data.replies);
-    assert.deepEqual(shallow.map((c) => [c.kind, c.data.children]), [['more', [reply.id.slice(3)]]]);
+    assert.deepEqual(shallow.map((c) => [c.kind, c.data.id, c.data.parent_id, c.data.count, c.data.children]), [['more', '_', top.id, 0, []]]);
+    const thread = children(await tree(`sort=old&comment=${top.id.slice(3)}`));
+    assert.deepEqual(thread.map((c) => c.data.name), [top.id]);
+    assert.deepEqual(children(thread[0]?.data.replies).map((c) => c.data.name), [reply.id]);
+    assert.equal((await api('GET', `/comments/${link.slice(3)}?comment=zzzzzz`)).status, 404);
     const limited = children(await tree('sort=old&limit=3'));
     assert.deepEqual(limited.map((c) => c.kind), ['t1', 'more']);
 

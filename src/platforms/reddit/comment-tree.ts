@@ -3,8 +3,8 @@
 // Both name each comment's parent (`parent_id`), so the tree is rebuilt from that alone; the
 // comments reddit left out appear as `more` stubs (kind `more`, `children`: their base-36 ids,
 // all children of the stub's `parent_id`) and wait in `pending` until they are asked for.
-// A "continue this thread" stub (no children: the depth limit) names nothing to ask for and is
-// not followed. Order is reddit's `sort=old`: ids are handed out in sequence, so a comment's
+// A "continue this thread" stub (id `_`, no children: the depth limit) marks its parent in
+// `continued`: the thread under it is read with `?comment=`. Order is reddit's `sort=old`: ids are handed out in sequence, so a comment's
 // id orders it by age.
 import { list, obj, str, type Json } from '../json.ts';
 
@@ -17,6 +17,8 @@ export class CommentTree {
   readonly comments = new Map<string, Json>();
   /** Comments listed in a `more` stub but not loaded: fullname → the parent the stub sat under. */
   readonly pending = new Map<string, string>();
+  /** Comments whose replies were cut by the depth limit ("continue this thread"). */
+  readonly continued = new Set<string>();
 
   readonly linkId: string;
 
@@ -47,6 +49,13 @@ export class CommentTree {
     for (const name of asked) if (!relisted.has(name)) this.pending.delete(name);
   }
 
+  /** The thread under `parent` (a `?comment=` answer): it is no longer cut there. */
+  addThread(parent: string, listing: unknown): void {
+    this.continued.delete(parent);
+    this.addListing(listing);
+    this.continued.delete(parent);
+  }
+
   /** Top-level comments, loaded or pending, oldest first. */
   topLevel(): string[] {
     const loaded = [...this.comments].filter(([, data]) => data.parent_id === this.linkId).map(([name]) => name);
@@ -57,6 +66,17 @@ export class CommentTree {
   /** The pending comments that belong under `roots` (the roots themselves included), oldest first. */
   pendingUnder(roots: ReadonlySet<string>): string[] {
     return [...this.pending].filter(([name, parent]) => roots.has(name) || this.#isUnder(parent, roots)).map(([name]) => name).sort(byAge);
+  }
+
+  /** The cut threads under `roots` (the roots themselves included), oldest first. */
+  continuedUnder(roots: ReadonlySet<string>): string[] {
+    return [...this.continued].filter((name) => this.#isUnder(name, roots)).sort(byAge);
+  }
+
+  /** True when `root` or a reply under it is still to be loaded. */
+  incomplete(root: string): boolean {
+    const one = new Set([root]);
+    return this.pendingUnder(one).length > 0 || this.continuedUnder(one).length > 0;
   }
 
   /** Each loaded root followed by its loaded descendants, every reply after its parent, oldest first. */
@@ -84,6 +104,7 @@ export class CommentTree {
     const data = obj(raw);
     if (kind === 'more') {
       const parent = str(data.parent_id);
+      if (parent && parent !== this.linkId && list(data.children).length === 0) this.continued.add(parent);
       for (const id of list(data.children)) {
         if (!parent || typeof id !== 'string' || !id || this.comments.has(`t1_${id}`)) continue;
         this.pending.set(`t1_${id}`, parent);

@@ -2,7 +2,8 @@
 // (an array of two Listings: the link, then its comments, each with its `replies` Listing), in
 // `sort=old` order; what reddit leaves out of it (more than its 500 comments per answer) comes
 // as `more` stubs, loaded with `GET /api/morechildren` (link_id, up to 100 children a call,
-// api_type=json) for the page being answered (comment-tree.ts). A page is `limit` top-level
+// api_type=json) for the page being answered, and threads cut by reddit's depth limit ("continue
+// this thread") with `?comment={id}` (comment-tree.ts). A page is `limit` top-level
 // comments, each followed by its replies; the cursor is the fullname of the page's last
 // top-level comment, so the next page starts after it even when it was deleted meanwhile.
 // A reply or a top-level comment is `POST /api/comment` with the parent's fullname (`t1_…` or
@@ -20,7 +21,7 @@ const API = 'https://oauth.reddit.com';
 const MAX_LIMIT = 500;
 /** The most comments /api/morechildren answers per call. */
 const MORE_PER_CALL = 100;
-/** /api/morechildren calls per page at most: a page whose comments need more ends early (its cursor says where). */
+/** /api/morechildren and ?comment= calls per page at most: a page whose comments need more ends early (its cursor says where). */
 const MAX_MORE_CALLS = 10;
 const CURSOR = /^t1_[0-9a-z]{1,12}$/;
 
@@ -61,6 +62,16 @@ export function redditComments(http: PlatformHttp, userAgent: string): { reader:
     if (!name) throw redditHttpError(502);
     return { id: name };
   };
+  /** The link's comment Listing, or the thread under one comment (`comment`: reddit's "continue this thread"). */
+  const readTree = async (account: AccountCredentials, linkId: string, comment: string | null): Promise<unknown> => {
+    const res = await http.send('reddit', {
+      url: `${API}/comments/${encodeURIComponent(linkId.slice(3))}`,
+      query: { sort: 'old', limit: MAX_LIMIT, threaded: 'true', raw_json: 1, ...(comment ? { comment: comment.slice(3) } : {}) },
+      headers: headers(account),
+    });
+    if (res.status !== 200) throw redditHttpError(res.status, res.headers);
+    return list(res.body)[1];
+  };
   const moreChildren = async (account: AccountCredentials, linkId: string, names: string[]): Promise<unknown[]> => {
     const res = await http.send('reddit', {
       url: `${API}/api/morechildren`,
@@ -79,24 +90,21 @@ export function redditComments(http: PlatformHttp, userAgent: string): { reader:
         if (page.after !== null && !CURSOR.test(page.after)) throw new PlatformError('invalid', 'not a cursor of this comment list', { platform: 'reddit' });
         const linkId = postId.startsWith('t3_') ? postId : `t3_${postId}`;
         const tree = new CommentTree(linkId);
-        const res = await http.send('reddit', {
-          url: `${API}/comments/${encodeURIComponent(linkId.slice(3))}`,
-          query: { sort: 'old', limit: MAX_LIMIT, threaded: 'true', raw_json: 1 },
-          headers: headers(account),
-        });
-        if (res.status !== 200) throw redditHttpError(res.status, res.headers);
-        tree.addListing(list(res.body)[1]);
+        tree.addListing(await readTree(account, linkId, null));
         const after = page.after;
         const rest = tree.topLevel().filter((name) => after === null || idValue(name) > idValue(after));
         let roots = rest.slice(0, page.limit);
+        // The page's missing comments: listed ones through /api/morechildren, cut threads through ?comment=.
         for (let calls = 0; calls < MAX_MORE_CALLS; calls++) {
           const wanted = tree.pendingUnder(new Set(roots)).slice(0, MORE_PER_CALL);
-          if (!wanted.length) break;
-          tree.addThings(await moreChildren(account, linkId, wanted), wanted);
+          const [thread] = wanted.length ? [] : tree.continuedUnder(new Set(roots));
+          if (wanted.length) tree.addThings(await moreChildren(account, linkId, wanted), wanted);
+          else if (thread) tree.addThread(thread, await readTree(account, linkId, thread));
+          else break;
         }
         // Out of calls: the page ends before the first root still missing comments (the first
         // root stays, whatever it misses: each call loads at least the comments it asks for).
-        const incomplete = tree.pending.size ? roots.findIndex((name, i) => i > 0 && tree.pendingUnder(new Set([name])).length > 0) : -1;
+        const incomplete = roots.findIndex((name, i) => i > 0 && tree.incomplete(name));
         if (incomplete > 0) roots = roots.slice(0, incomplete);
         const more = rest.length > roots.length;
         const comments = tree.ordered(roots.filter((name) => tree.comments.has(name))).map((data) => toComment(account, linkId, data));

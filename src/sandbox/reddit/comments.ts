@@ -2,14 +2,15 @@
 // Listings, the link and its comments, each comment with its `replies` Listing ("" when none).
 // `sort` (confidence, top, new, old, controversial, qa; all ties but new/old are newest first
 // here, as every score is 1), `depth` and `limit` (comments in the tree, counted depth first) as
-// reddit takes them; comments left out by the limit become a `more` stub under their parent
-// (their ids in `children`), as reddit answers. `GET /api/morechildren` (link_id, children,
-// sort, limit_children, api_type=json) loads what a stub listed: at most 100 comments a call,
-// flat in `json.data.things` (each with `parent_id`, `replies` ""), each requested comment
-// followed by its replies unless limit_children; what does not fit comes back as `more` stubs.
-// A deleted comment with replies stays as `[deleted]`; without replies it is gone. People
-// comment through the control API (`POST /_sandbox/reddit/comments`): reddit sends no
-// webhooks, so nothing else happens.
+// reddit takes them. As reddit answers, comments left out by the limit become a `more` stub under
+// their parent (their ids in `children`), and replies past the depth a "continue this thread"
+// stub (`id` "_", no children); `comment={id36}` answers the thread under that comment.
+// `GET /api/morechildren` (link_id, children, sort, limit_children, api_type=json) loads what a
+// stub listed: at most 100 comments a call, flat in `json.data.things` (each with `parent_id`,
+// `replies` ""), each requested comment followed by its replies unless limit_children; what does
+// not fit comes back as `more` stubs. A deleted comment with replies stays as `[deleted]`;
+// without replies it is gone. People comment through the control API
+// (`POST /_sandbox/reddit/comments`): reddit sends no webhooks, so nothing else happens.
 import type { RedditUser } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
@@ -49,29 +50,38 @@ const moreStub = (parent: string, depth: number, ids: string[]) => ({
   data: { count: ids.length, name: `t1_${ids[0] ?? ''}`, id: ids[0] ?? '', parent_id: parent, depth, children: ids },
 });
 
+/** Where the depth limit cut a thread: reddit's "continue this thread", followed with `?comment={parent}`. */
+const continuation = (parent: string, depth: number) => ({ kind: 'more', data: { count: 0, name: 't1__', id: '_', parent_id: parent, depth, children: [] } });
+
 export function commentTree(ctx: RouteContext): unknown {
   redditAuth(ctx, 'read');
   const link = ctx.state.reddit.things.get(`t3_${ctx.params.article ?? ''}`);
   if (!link || (ctx.params.sr && link.subreddit.toLowerCase() !== ctx.params.sr.toLowerCase())) throw httpError(404);
+  // `comment`: the thread under one comment of the link, that comment first.
+  const focus = ctx.query.comment ? ctx.state.reddit.things.get(`t1_${ctx.query.comment}`) : undefined;
+  if (ctx.query.comment && (!focus || focus.linkId !== fullname(link) || !visible(ctx.state, focus))) throw httpError(404);
   const sort = ctx.query.sort ?? 'confidence';
   const depthLimit = Math.max(1, Number(ctx.query.depth ?? 10) || 10);
   let budget = Math.max(1, Math.min(Number(ctx.query.limit ?? 200) || 200, MAX_LIMIT));
-  const level = (parent: string, depth: number): unknown => {
-    const rows = repliesOf(ctx.state, parent, sort);
+  const level = (rows: RedditThing[], parent: string, depth: number): unknown => {
     const children: unknown[] = [];
     for (const [i, thing] of rows.entries()) {
-      if (budget <= 0 || depth >= depthLimit) {
+      if (depth >= depthLimit) {
+        children.push(continuation(parent, depth));
+        break;
+      }
+      if (budget <= 0) {
         children.push(moreStub(parent, depth, rows.slice(i).map((t) => t.id)));
         break;
       }
       budget--;
       const entry = child(ctx.state, thing);
-      const replies = level(fullname(thing), depth + 1);
+      const replies = level(repliesOf(ctx.state, fullname(thing), sort), fullname(thing), depth + 1);
       children.push({ ...entry, data: { ...entry.data, depth, replies } });
     }
     return children.length ? { kind: 'Listing', data: { after: null, dist: null, modhash: null, geo_filter: '', children, before: null } } : '';
   };
-  const comments = level(fullname(link), 0);
+  const comments = focus ? level([focus], focus.parentId ?? '', 0) : level(repliesOf(ctx.state, fullname(link), sort), fullname(link), 0);
   return [listing(ctx.state, [link]), comments || { kind: 'Listing', data: { after: null, dist: null, modhash: null, geo_filter: '', children: [], before: null } }];
 }
 
