@@ -172,6 +172,18 @@ for (const dialect of DIALECTS) {
       assert.equal(deliveriesOf(once).length, 1);
     });
 
+    test('a target whose account is gone is not polled again', async () => {
+      const account = await addAccount(t, org, 'reddit');
+      const post = await published(account.id, 'Orphan');
+      const target = post.targets[0];
+      const publishedAt = (await db().selectFrom('post_targets').select('published_at').where('id', '=', target?.id ?? '').executeTakeFirstOrThrow()).published_at ?? 0;
+      await db().deleteFrom('accounts').where('id', '=', account.id).execute();
+      const seq = mark();
+      await runPoll();
+      assert.deepEqual(treeCalls(seq, target?.platformPostId ?? ''), []);
+      assert.equal(await pollAt(target?.id ?? ''), publishedAt + 7 * DAY);
+    });
+
     test("a rate limit or a revoked token on one account does not stop another account's events", async () => {
       const a = await addAccount(t, org, 'reddit');
       const b = await addAccount(t, org, 'reddit');

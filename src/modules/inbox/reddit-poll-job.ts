@@ -15,7 +15,7 @@ import type { AccountCredentials, CommentReader, PlatformComment } from '../../p
 import { credentialsOf } from '../accounts/credentials.ts';
 import { markNeedsReconnect } from '../accounts/disconnect.ts';
 import { recordInboundComment } from './record.ts';
-import { nextPollAt, queueRedditPoll, redditCommentPoll } from './reddit-poll-schedule.ts';
+import { nextPollAt, POLL_WINDOW_MS, queueRedditPoll, redditCommentPoll } from './reddit-poll-schedule.ts';
 import { claimDueTargets, recordedIds, setNextPoll, type DueTarget } from './reddit-poll-targets.ts';
 
 type PollDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms' | 'config'>;
@@ -52,6 +52,9 @@ export async function pollDueTargets(deps: PollDeps, context: Pick<JobContext, '
   if (!targets.length) return 0;
   const accountIds = [...new Set(targets.map((t) => t.account_id))];
   const accounts = await deps.store.db.selectFrom('accounts').selectAll().where('id', 'in', accountIds).execute();
+  // A target whose account is gone has nobody to poll for: it leaves the window's due set for good.
+  const found = new Set(accounts.map((a) => a.id));
+  for (const target of targets) if (!found.has(target.account_id)) await setNextPoll(deps.store.db, target.id, target.published_at + POLL_WINDOW_MS);
   for (const account of accounts) {
     if (context.signal.aborted) break;
     await pollAccount(deps, context, account, targets.filter((t) => t.account_id === account.id));
