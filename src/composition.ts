@@ -9,6 +9,7 @@ import type { Authenticator } from './http/caller.ts';
 import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
+import { analyticsJobs, analyticsRoutes, analyticsSchemas, queueAnalyticsSnapshots } from './modules/analytics/index.ts';
 import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
 import { inboxJobs, inboxRoutes, inboxSchemas, queueInboxPolls } from './modules/inbox/index.ts';
@@ -21,9 +22,9 @@ import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/i
 import { whatsappRoutes } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
-  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes],
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...analyticsRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...analyticsSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */
@@ -33,7 +34,7 @@ export function createAuthenticator(deps: Pick<AppDeps, 'store'>): Authenticator
 
 /** Every job kind the worker runs, with its handler. */
 export function jobDefinitions(deps: AppDeps): JobDefinition[] {
-  return [...webhookJobs(deps), ...mediaJobs(deps), ...accountJobs(deps), ...platformWebhookJobs(deps), ...postJobs(deps), ...retentionJobs(deps), ...inboxJobs(deps)];
+  return [...webhookJobs(deps), ...mediaJobs(deps), ...accountJobs(deps), ...platformWebhookJobs(deps), ...postJobs(deps), ...retentionJobs(deps), ...inboxJobs(deps), ...analyticsJobs(deps)];
 }
 
 export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): JobRegistry {
@@ -45,4 +46,5 @@ export async function queueStandingJobs(deps: AppDeps): Promise<void> {
   await queueRetention(deps);
   await queueUnhandledRerun(deps);
   await queueInboxPolls(deps);
+  await queueAnalyticsSnapshots(deps);
 }

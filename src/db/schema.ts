@@ -273,7 +273,28 @@ export interface InboxEventsTable {
   received_at: number;
 }
 
+export type SnapshotStage = '1h' | '24h' | '7d' | 'refresh';
+
+/** Insights of a published target as read at one stage (migration 0012). */
+export interface AnalyticsSnapshotsTable {
+  target_id: string;
+  stage: SnapshotStage;
+  organization_id: string;
+  account_id: string;
+  taken_at: number;
+  /** JSON {metric: number}. */
+  metrics: string;
+  /** JSON array of metric names. */
+  unsupported: string;
+  /** JSON array of {metric: string | null, message, code?}. */
+  errors: string;
+  engagement: number;
+  /** 1 on the target's newest row. */
+  latest: Flag;
+}
+
 export interface Database {
+  analytics_snapshots: AnalyticsSnapshotsTable;
   inbox_events: InboxEventsTable;
   connect_states: ConnectStatesTable;
   pending_connections: PendingConnectionsTable;

@@ -7,12 +7,14 @@
 // retry. Modules reach them through `deps.platforms`; nothing here imports from modules/.
 import type { PlatformApps } from './context.ts';
 import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, MentionReader } from './comments-types.ts';
+import type { AccountInsightsReader, DemographicsReader, OnlineFollowersReader, PostInsightsReader } from './insights-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 import type { OptionsOf } from './target-options.ts';
 import type { AdsCapability } from './ads-types.ts';
 
 export type * from './publishing-types.ts';
 export type * from './comments-types.ts';
+export type * from './insights-types.ts';
 export type * from './ads-types.ts';
 
 /** The platforms accounts can be connected on. */
@@ -178,6 +180,11 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   commentLiker?: CommentLiker;
   commentRemover?: CommentRemover;
   mentionReader?: MentionReader;
+  /** Insights (insights-types.ts): each only where the platform has it. */
+  postInsights?: PostInsightsReader;
+  accountInsights?: AccountInsightsReader;
+  demographics?: DemographicsReader;
+  onlineFollowers?: OnlineFollowersReader;
   numbers?: WhatsAppNumbers;
   /** Ads through the Marketing API (ads-types.ts): facebook. */
   ads?: AdsCapability;

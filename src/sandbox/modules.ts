@@ -5,6 +5,7 @@
 import type { SandboxStores, StoresOf } from './core/module.ts';
 import { adsModule } from './ads/module.ts';
 import { facebookModule } from './facebook/module.ts';
+import { insightsModule } from './insights/module.ts';
 import { instagramModule } from './instagram/module.ts';
 import { metaModule } from './meta/module.ts';
 import { redditModule } from './reddit/module.ts';
@@ -13,7 +14,7 @@ import { tiktokModule } from './tiktok/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 import { whatsappModule } from './whatsapp/module.ts';
 
-export const SANDBOX_MODULES = [metaModule, facebookModule, instagramModule, threadsModule, tiktokModule, redditModule, whatsappModule, adsModule, webhooksModule] as const;
+export const SANDBOX_MODULES = [metaModule, facebookModule, instagramModule, threadsModule, tiktokModule, redditModule, whatsappModule, adsModule, insightsModule, webhooksModule] as const;
 
 /**
  * The stores the list builds are the stores the modules declare on SandboxStores (the type of

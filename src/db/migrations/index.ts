@@ -10,6 +10,7 @@ import * as accountListIndex from './0007-account-list-index.ts';
 import * as retentionIndexes from './0008-retention-indexes.ts';
 import * as targetPlatformIds from './0009-target-platform-ids.ts';
 import * as inboxEvents from './0010-inbox-events.ts';
+import * as analyticsSnapshots from './0012-analytics-snapshots.ts';
 import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0008-retention-indexes': retentionIndexes,
   '0009-target-platform-ids': targetPlatformIds,
   '0010-inbox-events': inboxEvents,
+  '0012-analytics-snapshots': analyticsSnapshots,
   '0014-reddit-comment-polls': redditCommentPolls,
 };

@@ -11,6 +11,7 @@ import type { ConnectedAccount, ConnectOption, PlatformAdapter } from '../types.
 import { scopesOf } from '../features.ts';
 import { facebookPublisher } from './publish.ts';
 import { facebookComments } from './comments.ts';
+import { facebookInsights } from './insights.ts';
 import { facebookPostEditor, facebookPostRemover } from './published.ts';
 import { marketingApi } from '../meta/marketing.ts';
 
@@ -57,6 +58,7 @@ async function listPages(ctx: PlatformContext, userToken: string): Promise<PageR
 
 export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook'> {
   const comments = facebookComments(ctx.http);
+  const insights = facebookInsights(ctx.http);
   return {
     platform: 'facebook',
     connectors: [
@@ -114,6 +116,9 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     commentHider: comments.hider,
     commentLiker: comments.liker,
     commentRemover: comments.remover,
+    postInsights: insights.post,
+    accountInsights: insights.account,
+    demographics: insights.demographics,
     ads: marketingApi(ctx),
   };
 }

@@ -8,6 +8,7 @@ import { metaString, type AccountCredentials, type PlatformAdapter } from '../ty
 import { INSTAGRAM_FACEBOOK_FEATURES, instagramFacebookChoices, instagramFacebookConnector } from './facebook-login.ts';
 import { instagramPublisher } from './publish.ts';
 import { instagramComments } from './comments.ts';
+import { instagramInsights } from './insights.ts';
 import { instagramCommentsSwitch } from './published.ts';
 import { INSTAGRAM_GRAPH, INSTAGRAM_LOGIN_FEATURES, instagramLoginConnector, instagramProfile, limitFrom, refreshInstagramLogin } from './instagram-login.ts';
 
@@ -18,6 +19,7 @@ const viaFacebook = (c: AccountCredentials) => c.metadata.login === 'facebook';
 
 export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagram'> {
   const comments = instagramComments(ctx.http);
+  const insights = instagramInsights(ctx.http);
   return {
     platform: 'instagram',
     // Instagram Login first (its own app) unless only the Meta app is configured.
@@ -69,5 +71,9 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
     commentHider: comments.hider,
     commentRemover: comments.remover,
     mentionReader: comments.mentions,
+    postInsights: insights.post,
+    accountInsights: insights.account,
+    demographics: insights.demographics,
+    onlineFollowers: insights.online,
   };
 }

@@ -9,6 +9,7 @@ import { scopesOf } from '../features.ts';
 import { redditApi, redditToken } from './errors.ts';
 import { redditPublisher } from './publish.ts';
 import { redditComments } from './comments.ts';
+import { redditInsights } from './insights.ts';
 
 export const REDDIT_FEATURES: Record<string, string[]> = {
   profile: ['identity'],
@@ -73,5 +74,6 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
     publisher: redditPublisher(ctx.http, ctx.redditUserAgent),
     commentReader: comments.reader,
     commentWriter: comments.writer,
+    postInsights: redditInsights(ctx.http, ctx.redditUserAgent),
   };
 }

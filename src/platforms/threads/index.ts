@@ -10,6 +10,7 @@ import type { PlatformAdapter, PlatformProfile } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { threadsPublisher } from './publish.ts';
 import { threadsComments } from './comments.ts';
+import { threadsInsights } from './insights.ts';
 import { threadsPostRemover } from './published.ts';
 
 const THREADS_GRAPH = 'https://graph.threads.net';
@@ -34,6 +35,7 @@ async function profile(ctx: PlatformContext, token: string): Promise<PlatformPro
 
 export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'> {
   const comments = threadsComments(ctx.http);
+  const insights = threadsInsights(ctx.http);
   return {
     platform: 'threads',
     connectors: [
@@ -93,5 +95,8 @@ export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'>
     commentReader: comments.reader,
     commentWriter: comments.writer,
     commentHider: comments.hider,
+    postInsights: insights.post,
+    accountInsights: insights.account,
+    demographics: insights.demographics,
   };
 }

@@ -8,6 +8,7 @@ import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { scopesOf } from '../features.ts';
 import { tiktokData, tiktokOAuth } from './errors.ts';
 import { tiktokPublisher } from './publish.ts';
+import { tiktokInsights } from './insights.ts';
 
 const API = 'https://open.tiktokapis.com';
 
@@ -16,6 +17,8 @@ export const TIKTOK_FEATURES: Record<string, string[]> = {
   // `video.list` reads the creator's videos: an interrupted post is looked for there.
   publish: ['video.publish', 'video.list'],
   upload: ['video.upload'],
+  // Counts of videos (Display API) and the creator's totals.
+  insights: ['video.list', 'user.info.stats'],
 };
 
 function tokenSet(body: Json, now: number): TokenSet {
@@ -36,6 +39,7 @@ async function profile(ctx: PlatformContext, token: TokenSet): Promise<PlatformP
 }
 
 export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
+  const insights = tiktokInsights(ctx.http);
   const tokenCall = async (form: Record<string, string>, now: number) => {
     const app = requireApp(ctx.apps, 'tiktok');
     const response = await ctx.http.send('tiktok', { method: 'POST', url: `${API}/v2/oauth/token/`, form: { client_key: app.clientId, client_secret: app.clientSecret, ...form } });
@@ -71,5 +75,7 @@ export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
       features: () => TIKTOK_FEATURES,
     },
     publisher: tiktokPublisher(ctx.http, ctx.tiktokSettleMs),
+    postInsights: insights.post,
+    accountInsights: insights.account,
   };
 }

@@ -8,6 +8,7 @@ import type { RouteContext } from '../core/router.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import { dayEnds, endTime, requestedMetrics, row, stableNumber, type MetricRow } from '../meta/insights.ts';
 import { str, type GraphInput } from '../meta/params.ts';
+import { isRetired } from '../insights/store.ts';
 import type { IgMedia } from './store.ts';
 
 const FEED = ['reach', 'likes', 'comments', 'saved', 'shares', 'total_interactions', 'views', 'follows', 'profile_visits', 'profile_activity'];
@@ -23,7 +24,7 @@ const unknownError = () => graphError({ code: 1, message: 'An unknown error has 
 export function mediaInsights(ctx: RouteContext, input: GraphInput, media: IgMedia): { data: MetricRow[] } {
   if (media.isCarouselChild) throw invalidParameter('(#100) Insights are not available for carousel children.');
   const allowed = media.productType === 'STORY' ? STORY : media.productType === 'REELS' ? REELS : FEED;
-  const metrics = requestedMetrics(input, allowed);
+  const metrics = requestedMetrics(input, allowed, (m) => isRetired(ctx.state.insights, ctx.host, m));
   const account = ctx.state.people.instagramAccounts.get(media.accountId);
   const audience = Math.max(10, account?.followersCount ?? 100);
   if (media.productType === 'STORY' && ctx.state.clock.now() - media.publishedAt > 86_400_000) return { data: [] };
@@ -84,7 +85,7 @@ const DIMENSIONS: Record<string, string[]> = {
 };
 
 export function accountInsights(ctx: RouteContext, input: GraphInput, account: InstagramAccount): { data: MetricRow[] } {
-  const metrics = requestedMetrics(input, Object.keys(ACCOUNT));
+  const metrics = requestedMetrics(input, Object.keys(ACCOUNT), (m) => isRetired(ctx.state.insights, ctx.host, m));
   const period = str(input, 'period');
   if (!period) throw invalidParameter('(#100) The parameter period is required');
   const metricType = (str(input, 'metric_type') ?? 'time_series') as 'time_series' | 'total_value';

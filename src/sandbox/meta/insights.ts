@@ -20,11 +20,12 @@ export function title(name: string): string {
   return words.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' ');
 }
 
-export function requestedMetrics(input: GraphInput, allowed: readonly string[]): string[] {
+/** `retired`: names the platform renamed (the insights store), refused like unknown ones. */
+export function requestedMetrics(input: GraphInput, allowed: readonly string[], retired: (metric: string) => boolean = () => false): string[] {
   const metrics = list(input, 'metric') ?? [];
   if (!metrics.length) throw invalidParameter('(#100) The parameter metric is required');
   metrics.forEach((metric, i) => {
-    if (!allowed.includes(metric)) throw invalidParameter(`(#100) metric[${i}] must be one of the following values: ${allowed.join(', ')}`);
+    if (!allowed.includes(metric) || retired(metric)) throw invalidParameter(`(#100) metric[${i}] must be one of the following values: ${allowed.join(', ')}`);
   });
   return metrics;
 }

@@ -4,6 +4,8 @@ import type { SandboxState } from '../core/state.ts';
 import { fullname, type RedditThing } from './store.ts';
 
 export function thingData(state: SandboxState, thing: RedditThing): Record<string, unknown> {
+  // Votes are set through /_sandbox/insights/reddit-votes; a new thing has its author's upvote.
+  const votes = state.insights.redditVotes.get(fullname(thing)) ?? { ups: 1, downs: 0 };
   const common = {
     id: thing.id,
     name: fullname(thing),
@@ -14,8 +16,8 @@ export function thingData(state: SandboxState, thing: RedditThing): Record<strin
     created_utc: thing.createdUtc,
     edited: thing.edited,
     permalink: thing.permalink,
-    score: 1,
-    ups: 1,
+    score: votes.ups - votes.downs,
+    ups: votes.ups,
     send_replies: thing.sendReplies,
   };
   if (thing.kind === 't1') {
@@ -33,6 +35,7 @@ export function thingData(state: SandboxState, thing: RedditThing): Record<strin
     over_18: thing.nsfw,
     spoiler: thing.spoiler,
     num_comments: comments,
+    upvote_ratio: votes.ups + votes.downs ? Math.round((votes.ups / (votes.ups + votes.downs)) * 100) / 100 : 0,
   };
 }
 

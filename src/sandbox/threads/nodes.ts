@@ -12,6 +12,7 @@ import { defineNode } from '../meta/nodes.ts';
 import { pageOf } from '../meta/paging.ts';
 import { bool, str, type GraphInput } from '../meta/params.ts';
 import { containerStatus, createContainer } from './containers.ts';
+import { threadsMediaInsights, threadsUserInsights } from './insights.ts';
 import { threadsToken } from './login.ts';
 import { publishContainer, publishingLimit } from './publish.ts';
 import { usage, type ThreadsContainer, type ThreadsPost } from './store.ts';
@@ -62,6 +63,7 @@ export const threadsUserNode = defineNode<ThreadsUser>({
     },
     threads_publish: { post: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads_publish'), publishContainer(ctx, input, node)) },
     threads_publishing_limit: { get: ({ ctx, input, node }) => (ownUser(ctx, input, node, 'threads_publishing_limit'), publishingLimit(ctx, input, node)) },
+    threads_insights: { get: ({ ctx, input, node }) => threadsUserInsights(ctx, input, node) },
   },
 });
 
@@ -101,6 +103,7 @@ export const threadsMediaNode = defineNode<ThreadsPost>({
     return { success: true, deleted_id: node.id };
   },
   edges: {
+    insights: { get: ({ ctx, input, node }) => threadsMediaInsights(ctx, input, node) },
     replies: {
       get({ ctx, input, node }) {
         const viewer = readReplies(ctx, input);

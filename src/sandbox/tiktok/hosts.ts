@@ -7,6 +7,7 @@ import { contentInit, inboxVideoInit, videoInit } from './init.ts';
 import { tiktokConsent, tiktokRevoke, tiktokToken } from './login.ts';
 import { creatorInfo, userInfo } from './profile.ts';
 import { videoList } from './videos.ts';
+import { videoQuery } from './video-query.ts';
 import { statusFetch } from './status.ts';
 import { uploadChunk } from './upload.ts';
 
@@ -22,7 +23,8 @@ export function tiktokHosts(): Host[] {
     .post('/v2/post/publish/inbox/video/init', inboxVideoInit)
     .post('/v2/post/publish/content/init', contentInit)
     .post('/v2/post/publish/status/fetch', statusFetch)
-    .post('/v2/video/list', videoList);
+    .post('/v2/video/list', videoList)
+    .post('/v2/video/query', videoQuery);
   const upload = new Host('open-upload.tiktokapis.com', tiktokHostErrors).put('/video', uploadChunk);
   return [web, api, upload];
 }

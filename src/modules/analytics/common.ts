@@ -1,0 +1,62 @@
+// What every analytics operation shares: the account (404 when unknown or another
+// organization's), the platform's insights capability (400 not_supported without a platform
+// call), our metric names from a comma list (400 naming `metrics`), and failures as the answer
+// shows them. A failure of one metric is the contract's error of its kind, beside the values.
+import type { AccountRow } from '../../db/schema.ts';
+import type { Tenant } from '../../db/tenant.ts';
+import type { AppDeps } from '../../deps.ts';
+import { ApiError, errors } from '../../http/errors.ts';
+import { PlatformError, toApiError } from '../../platforms/errors.ts';
+import { isMetric, METRICS, type MetricFailure, type MetricName } from '../../platforms/insights-types.ts';
+import type { PlatformAdapter } from '../../platforms/types.ts';
+import type { FailureView } from './schemas.ts';
+
+export type AnalyticsDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
+
+export type InsightsCapability = 'postInsights' | 'accountInsights' | 'demographics' | 'onlineFollowers';
+
+const WHAT: Record<InsightsCapability, string> = {
+  postInsights: 'post analytics',
+  accountInsights: 'account analytics',
+  demographics: 'demographics',
+  onlineFollowers: 'online followers',
+};
+
+export async function findAccount(tenant: Tenant, accountId: string, field?: string): Promise<AccountRow> {
+  const row = await tenant.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  if (row) return row;
+  // An account named in the query is a reference, not the path's resource (DESIGN §2 Ids).
+  throw field ? errors.invalid(field, 'no such account') : errors.notFound('Account');
+}
+
+/** The adapter's capability, or 400 not_supported naming the platforms that have it. */
+export function capabilityOf<C extends InsightsCapability>(deps: AnalyticsDeps, platform: string, capability: C): NonNullable<PlatformAdapter[C]> {
+  const member = deps.platforms.of(platform)?.[capability];
+  if (member) return member;
+  const offered = Object.entries(deps.platforms.adapters).filter(([, adapter]) => adapter[capability]).map(([name]) => name);
+  throw errors.notSupported(`${platform} does not offer ${WHAT[capability]} (only ${offered.join(', ')})`);
+}
+
+/** `metrics` (a comma list of our names) → the names; absent: `fallback`. */
+export function parseMetrics(value: string | undefined, fallback: readonly MetricName[]): MetricName[] {
+  if (value === undefined || value.trim() === '') return [...fallback];
+  const names = [...new Set(value.split(',').map((m) => m.trim()).filter(Boolean))];
+  const unknown = names.filter((m) => !isMetric(m));
+  if (unknown.length) throw errors.invalid('metrics', `unknown metric ${unknown.join(', ')} (ours: ${METRICS.join(', ')})`);
+  return names.filter(isMetric);
+}
+
+export function failureOf(metric: string | null, error: ApiError): FailureView {
+  return { metric, message: error.message, ...(error.code ? { code: error.code } : {}) };
+}
+
+export const metricFailure = (failure: MetricFailure): FailureView => failureOf(failure.metric, toApiError(failure.error));
+
+/** A platform or API error as a failure beside the values; anything else is a bug and is thrown. */
+export function asFailure(error: unknown, metric: string | null = null): FailureView {
+  if (error instanceof PlatformError) return failureOf(metric, toApiError(error));
+  if (error instanceof ApiError) return failureOf(metric, error);
+  throw error;
+}
+
+export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
