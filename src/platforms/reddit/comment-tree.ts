@@ -4,8 +4,8 @@
 // comments reddit left out appear as `more` stubs (kind `more`, `children`: their base-36 ids,
 // all children of the stub's `parent_id`) and wait in `pending` until they are asked for.
 // A "continue this thread" stub (id `_`, no children: the depth limit) marks its parent in
-// `continued`: the thread under it is read with `?comment=`. Order is reddit's `sort=old`: ids are handed out in sequence, so a comment's
-// id orders it by age.
+// `continued`: the thread under it is read with `?comment=`. Order is reddit's `sort=old`: ids
+// are handed out in sequence, so a comment's id orders it by age.
 import { list, obj, str, type Json } from '../json.ts';
 
 /** The age order of two fullnames (`t1_…`) or base-36 ids. */
@@ -51,7 +51,6 @@ export class CommentTree {
 
   /** The thread under `parent` (a `?comment=` answer): it is no longer cut there. */
   addThread(parent: string, listing: unknown): void {
-    this.continued.delete(parent);
     this.addListing(listing);
     this.continued.delete(parent);
   }
