@@ -9,6 +9,7 @@ import type { Authenticator } from './http/caller.ts';
 import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
+import { adRoutes, adSchemas } from './modules/ads/index.ts';
 import { analyticsJobs, analyticsRoutes, analyticsSchemas, queueAnalyticsSnapshots } from './modules/analytics/index.ts';
 import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
@@ -22,9 +23,9 @@ import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/i
 import { whatsappRoutes } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
-  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...analyticsRoutes],
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...analyticsRoutes, ...adRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...analyticsSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...analyticsSchemas, ...adSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */

@@ -293,7 +293,38 @@ export interface AnalyticsSnapshotsTable {
   latest: Flag;
 }
 
+export type AdObjectKind = 'ad_account' | 'campaign' | 'adset' | 'creative' | 'ad' | 'audience';
+
+/** An ad object the organization created or read through the service (migration 0018). */
+export interface AdObjectsTable {
+  organization_id: string;
+  /** Meta's id (`act_…` for ad accounts). */
+  platform_id: string;
+  kind: AdObjectKind;
+  /** The facebook account it was reached through. */
+  account_id: string;
+  /** `act_…`: its ad account (itself for an ad account). */
+  ad_account_id: string;
+  /** Campaign of an ad set, ad set of an ad; null otherwise. */
+  parent_id: string | null;
+  created_here: Flag;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The Facebook user token of a facebook Page account, sealed; ads act with it (migration 0018). */
+export interface AccountUserTokensTable {
+  account_id: string;
+  organization_id: string;
+  token_enc: string;
+  expires_at: number | null;
+  scopes: string;
+  updated_at: number;
+}
+
 export interface Database {
+  ad_objects: AdObjectsTable;
+  account_user_tokens: AccountUserTokensTable;
   analytics_snapshots: AnalyticsSnapshotsTable;
   inbox_events: InboxEventsTable;
   connect_states: ConnectStatesTable;

@@ -52,6 +52,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode | undefined;
+  /** Sent as Retry-After when set: how long the platform asked us to wait (rate_limited). */
+  retryAfterSeconds: number | undefined;
   /** A catalogue code (its status comes from the catalogue), or the status of an answer without a code. */
   constructor(codeOrStatus: ErrorCode | number, message: string) {
     super(message);
@@ -202,6 +204,7 @@ function frameworkEntry(error: FastifyError, request: FastifyRequest): Entry | n
 export function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     return send(reply, error.status, error.message, error.code);
   }
   const fastifyError = error as FastifyError;

@@ -12,6 +12,7 @@ import * as targetPlatformIds from './0009-target-platform-ids.ts';
 import * as inboxEvents from './0010-inbox-events.ts';
 import * as analyticsSnapshots from './0012-analytics-snapshots.ts';
 import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
+import * as ads from './0018-ads.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-inbox-events': inboxEvents,
   '0012-analytics-snapshots': analyticsSnapshots,
   '0014-reddit-comment-polls': redditCommentPolls,
+  '0018-ads': ads,
 };

@@ -64,6 +64,16 @@ export async function saveConnectedAccount(trx: Kysely<Database>, store: Pick<St
     .where('platform_user_id', '=', profile.platformUserId)
     .executeTakeFirstOrThrow();
   await trx.deleteFrom('account_health').where('account_id', '=', row.id).execute();
+  if (input.account.userToken) {
+    // facebook: the person's user token, for ads (the Marketing API does not take Page tokens).
+    const user = input.account.userToken;
+    const sealed = { token_enc: sealer.seal(user.accessToken), expires_at: user.expiresAt, scopes: user.scopes.join(','), updated_at: now };
+    await trx
+      .insertInto('account_user_tokens')
+      .values({ account_id: row.id, organization_id: row.organization_id, ...sealed })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet(sealed))
+      .execute();
+  }
   await emitEvent({ db: trx, store, now }, input.organizationId, 'account.connected', {
     accountId: row.id,
     platform: row.platform,
