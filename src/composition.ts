@@ -20,12 +20,12 @@ import { platformWebhookJobs, platformWebhookRoutes, queueUnhandledRerun } from 
 import { postJobs, postRoutes, postSchemas } from './modules/posts/index.ts';
 import { queueRetention, retentionJobs } from './modules/retention/index.ts';
 import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/index.ts';
-import { whatsappRoutes } from './modules/whatsapp/index.ts';
+import { whatsappRoutes, whatsappSchemas } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
   api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...analyticsRoutes, ...adRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...analyticsSchemas, ...adSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...whatsappSchemas, ...analyticsSchemas, ...adSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */

@@ -28,6 +28,11 @@ const STATUSES: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_REUSED: 409,
   REQUEST_IN_PROGRESS: 409,
   DELIVERY_IN_PROGRESS: 409,
+  template_error: 400,
+  recipient_not_allowed: 403,
+  account_restricted: 403,
+  phone_number_not_registered: 409,
+  marketing_limit: 429,
   pending_expired: 410,
   payload_too_large: 413,
   rate_limited: 429,
@@ -67,7 +72,8 @@ describe('error catalogue', () => {
     // Everything the contract names and the service answers today (the WhatsApp and messaging codes come with their issues).
     assert.deepEqual(named.map((n) => n.code).sort(), [
       'ALREADY_PUBLISHED', 'APPROVAL_REQUIRED', 'NOT_EDITABLE',
-      'approval_required', 'invalid_request', 'missing_permission', 'not_supported', 'pending_expired', 'platform_error', 'rate_limited', 'reconnect_required',
+      'account_restricted', 'approval_required', 'invalid_request', 'marketing_limit', 'missing_permission', 'not_supported', 'pending_expired',
+      'phone_number_not_registered', 'platform_error', 'rate_limited', 'recipient_not_allowed', 'reconnect_required', 'template_error',
     ]);
     for (const { status, code } of named) assert.equal(ERROR_CODES[code].status, status, code);
   });

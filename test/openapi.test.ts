@@ -23,12 +23,14 @@ const PLATFORM_CALLS = ['getPublishingLimit', 'subscribeAccountWebhooks', 'selec
 const PUBLISHED_OPS = ['editPublishedPost', 'unpublishPost', 'updateCommentsSettings'];
 const COMMENT_WRITES = ['replyToComment', 'createInboxComment', 'replyToInboxComment', 'hideInboxComment', 'unhideInboxComment', 'likeInboxComment', 'unlikeInboxComment', 'deleteInboxComment'];
 const COMMENT_CALLS = [...COMMENT_WRITES, 'listInboxComments', 'listAccountMentions'];
+// The WhatsApp operations answer the Cloud API error table's codes (platforms/whatsapp/errors.ts).
+const WHATSAPP_CALLS = ['getWhatsAppPhoneNumber', 'registerWhatsAppPhoneNumber', 'listWhatsAppTemplates', 'createWhatsAppTemplate', 'getWhatsAppTemplate', 'deleteWhatsAppTemplate', 'uploadWhatsAppMedia', 'getWhatsAppMedia', 'deleteWhatsAppMedia'];
 const ANSWERED_BY: Record<ErrorCode, string[]> = {
-  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS],
-  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS],
+  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
+  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
   approval_required: [...PUBLISHED_OPS, ...COMMENT_WRITES],
-  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS],
-  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS],
+  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
+  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
   NOT_EDITABLE: ['updatePost'],
   PUBLISH_IN_PROGRESS: ['deletePost', 'publishPost'],
   ALREADY_PUBLISHED: ['publishPost'],
@@ -40,9 +42,14 @@ const ANSWERED_BY: Record<ErrorCode, string[]> = {
   REQUEST_IN_PROGRESS: ['createPost'],
   DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
   pending_expired: ['getPendingConnection', 'selectPendingConnection'],
-  payload_too_large: ['createMedia'],
-  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS],
-  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS],
+  payload_too_large: ['createMedia', 'uploadWhatsAppMedia'],
+  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
+  template_error: ['listWhatsAppTemplates', 'createWhatsAppTemplate', 'getWhatsAppTemplate', 'deleteWhatsAppTemplate'],
+  recipient_not_allowed: [],
+  account_restricted: WHATSAPP_CALLS,
+  phone_number_not_registered: WHATSAPP_CALLS,
+  marketing_limit: [],
+  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS],
 };
 
 describe('OpenAPI document', () => {

@@ -9,6 +9,8 @@ import type { PlatformResponse } from '../src/platforms/http.ts';
 import { AUTH_SUBCODES, BY_CODE, BY_SUBCODE, containerFailure, graphBody } from '../src/platforms/meta/errors.ts';
 import { ENVELOPE_CODES, redditApi, redditEnvelopeError, redditHttpError, redditToken, STATUSES, TOKEN_ERRORS } from '../src/platforms/reddit/errors.ts';
 import { API_CODES, FAIL_REASONS, OAUTH_CODES, tiktokApiError, tiktokData, tiktokFailure, tiktokOAuth, tiktokPublishError } from '../src/platforms/tiktok/errors.ts';
+import { TEMPLATE_CODES, WHATSAPP_CODES, whatsappBody } from '../src/platforms/whatsapp/errors.ts';
+import { whatsappApiError } from '../src/modules/whatsapp/platform-call.ts';
 
 const RETRYABLE = new Set<PlatformErrorKind>(['transient', 'rate_limited']);
 
@@ -301,5 +303,86 @@ describe('Graph (Meta family) error table', () => {
     assert.equal(unknown.kind, 'invalid');
     assert.equal(unknown.message, 'Instagram could not process the media: ERROR');
     assert.equal(unknown.details.subcode, undefined);
+  });
+});
+
+describe('WhatsApp Cloud API error table', () => {
+  const cloudError = (status: number, error: Record<string, unknown>) => thrown(() => whatsappBody(answer(status, { error: { message: '(#1) the title', type: 'OAuthException', ...error } })));
+
+  // Each row: the PlatformError kind, then the contract's answer (status and code).
+  const rows: Record<number, [PlatformErrorKind, number, string]> = {
+    0: ['auth', 409, 'reconnect_required'],
+    131030: ['invalid', 403, 'recipient_not_allowed'],
+    131031: ['permanent', 403, 'account_restricted'],
+    368: ['permanent', 403, 'account_restricted'],
+    131042: ['permanent', 403, 'account_restricted'],
+    130497: ['permanent', 403, 'account_restricted'],
+    133010: ['permanent', 409, 'phone_number_not_registered'],
+    131049: ['permanent', 429, 'marketing_limit'],
+    131050: ['permanent', 429, 'marketing_limit'],
+    131008: ['invalid', 400, 'invalid_request'],
+    131009: ['invalid', 400, 'invalid_request'],
+    131021: ['invalid', 400, 'invalid_request'],
+    131051: ['invalid', 400, 'invalid_request'],
+    131052: ['invalid', 400, 'invalid_request'],
+    131053: ['invalid', 400, 'invalid_request'],
+    133005: ['invalid', 400, 'invalid_request'],
+    133006: ['invalid', 400, 'invalid_request'],
+    133008: ['invalid', 400, 'invalid_request'],
+    133009: ['invalid', 400, 'invalid_request'],
+    133015: ['rate_limited', 429, 'rate_limited'],
+    133016: ['rate_limited', 429, 'rate_limited'],
+    130429: ['rate_limited', 429, 'rate_limited'],
+    131056: ['rate_limited', 429, 'rate_limited'],
+    80007: ['rate_limited', 429, 'rate_limited'],
+  };
+
+  test('each code of the table: its kind and its answer', () => {
+    assert.deepEqual([...WHATSAPP_CODES.keys()].sort((a, b) => a - b), Object.keys(rows).map(Number).sort((a, b) => a - b), 'WHATSAPP_CODES: every row is pinned here');
+    for (const [code, [kind, status, answer]] of Object.entries(rows)) {
+      const error = cloudError(400, { code: Number(code) });
+      check(error, kind, Number(code), `code ${code}`);
+      assert.equal(error.details.platform, 'whatsapp');
+      const api = whatsappApiError(error);
+      assert.deepEqual([api.status, api.code], [status, answer], `code ${code}`);
+    }
+  });
+
+  test('132000–132999 are template_error; what Meta says to show is the message', () => {
+    assert.deepEqual(TEMPLATE_CODES, { from: 132000, to: 132999 });
+    for (const code of [132000, 132001, 132005, 132007, 132012, 132015, 132016, 132999]) {
+      const error = cloudError(400, { code, error_data: { messaging_product: 'whatsapp', details: 'what is wrong' } });
+      check(error, 'invalid', code, `code ${code}`);
+      assert.equal(error.message, '(#1) the title: what is wrong');
+      assert.deepEqual([whatsappApiError(error).status, whatsappApiError(error).code], [400, 'template_error']);
+    }
+    check(cloudError(400, { code: 131999 }), 'permanent', 131999, 'just below the range');
+    check(cloudError(400, { code: 133000 }), 'permanent', 133000, 'just above the range');
+  });
+
+  test('codes outside the table go by the Graph table: permission, reconnect, transient, invalid; in template calls a rejected input is template_error', () => {
+    const graph: Array<[number, PlatformErrorKind, number, string]> = [
+      [190, 'auth', 409, 'reconnect_required'],
+      [10, 'permission', 403, 'missing_permission'],
+      [200, 'permission', 403, 'missing_permission'],
+      [4, 'rate_limited', 429, 'rate_limited'],
+      [131000, 'transient', 502, 'platform_error'],
+      [131016, 'transient', 502, 'platform_error'],
+      [133004, 'transient', 502, 'platform_error'],
+      [100, 'invalid', 400, 'invalid_request'],
+      [131026, 'permanent', 502, 'platform_error'],
+    ];
+    for (const [code, kind, status, answer] of graph) {
+      const error = cloudError(400, { code });
+      check(error, kind, code, `code ${code}`);
+      assert.deepEqual([whatsappApiError(error).status, whatsappApiError(error).code], [status, answer], `code ${code}`);
+    }
+    const rejected = cloudError(400, { code: 100, error_user_title: 'Invalid name', error_user_msg: 'Use lowercase letters.' });
+    assert.equal(rejected.message, 'Invalid name: Use lowercase letters.');
+    assert.deepEqual([whatsappApiError(rejected, 'template_error').status, whatsappApiError(rejected, 'template_error').code], [400, 'template_error']);
+    // Not every failure of a template call is the template's: a rate limit stays one.
+    assert.equal(whatsappApiError(cloudError(400, { code: 80007 }), 'template_error').code, 'rate_limited');
+    check(thrown(() => whatsappBody(answer(503, 'unavailable'))), 'transient', undefined, 'a 503 without a body');
+    assert.deepEqual(whatsappBody(answer(200, { success: true })), { success: true });
   });
 });

@@ -322,6 +322,19 @@ export interface AccountUserTokensTable {
   updated_at: number;
 }
 
+/** A connected WhatsApp number's record as last read from the Cloud API (migration 0013). */
+export interface WhatsAppNumbersTable {
+  account_id: string;
+  organization_id: string;
+  waba_id: string;
+  phone_number_id: string;
+  /** JSON of the record the API shows; null until first read. */
+  record: string | null;
+  refreshed_at: number | null;
+  /** The two-step PIN last registered with, sealed (lib/crypto.ts). */
+  pin_enc: string | null;
+}
+
 export interface Database {
   ad_objects: AdObjectsTable;
   account_user_tokens: AccountUserTokensTable;
@@ -343,6 +356,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  whatsapp_numbers: WhatsAppNumbersTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

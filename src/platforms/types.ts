@@ -10,10 +10,12 @@ import type { CommentHider, CommentLiker, CommentReader, CommentRemover, Comment
 import type { AccountInsightsReader, DemographicsReader, OnlineFollowersReader, PostInsightsReader } from './insights-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 import type { OptionsOf } from './target-options.ts';
+import type { WhatsAppBusiness } from './whatsapp/capability.ts';
 import type { AdsCapability } from './ads-types.ts';
 
 export type * from './publishing-types.ts';
 export type * from './comments-types.ts';
+export type * from './whatsapp/capability.ts';
 export type * from './insights-types.ts';
 export type * from './ads-types.ts';
 
@@ -186,6 +188,8 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   demographics?: DemographicsReader;
   onlineFollowers?: OnlineFollowersReader;
   numbers?: WhatsAppNumbers;
+  /** WhatsApp: the number's record and registration, templates, media (whatsapp/capability.ts). */
+  whatsapp?: WhatsAppBusiness;
   /** Ads through the Marketing API (ads-types.ts): facebook. */
   ads?: AdsCapability;
 }

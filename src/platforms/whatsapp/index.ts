@@ -3,12 +3,16 @@
 // granted (granular scopes), whose phone numbers are what gets connected, one account per number.
 // An existing token (POST /whatsapp/connect) is checked against the number and its account the
 // same way. Numbers keep the (60-day) user token; WABA webhooks go through subscribed_apps.
+// The number's record, templates and media are the `whatsapp` capability (capability.ts).
 import type { PlatformContext } from '../context.ts';
 import { requireApp } from '../context.ts';
 import { PlatformError } from '../errors.ts';
 import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, type DebugToken } from '../meta/graph.ts';
 import { list, obj, str } from '../json.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
+import { deleteMedia, downloadMedia, mediaInfo, uploadMedia } from './media.ts';
+import { readPhoneNumber, registerPhoneNumber } from './phone-number.ts';
+import { createTemplate, deleteTemplate, getTemplate, listTemplates } from './templates.ts';
 import { metaString, type ConnectedAccount, type ConnectOption, type PlatformAdapter, type TokenSet } from '../types.ts';
 
 export const WHATSAPP_FEATURES: Record<string, string[]> = {
@@ -72,16 +76,6 @@ async function checkExistingToken(ctx: PlatformContext, { accessToken, wabaId, p
   return accountOf(phone, { accessToken, refreshToken: null, expiresAt: inspection.expiresAt, scopes: inspection.scopes });
 }
 
-/** POST /{phone-number-id}/register with the two-step PIN (§7.3). */
-async function registerNumber(ctx: PlatformContext, { accessToken, phoneNumberId, pin }: { accessToken: string; phoneNumberId: string; pin: string }): Promise<void> {
-  await graph(ctx, 'whatsapp', {
-    method: 'POST',
-    url: `${FACEBOOK_GRAPH}/${ctx.graphVersion}/${phoneNumberId}/register`,
-    json: { messaging_product: 'whatsapp', pin },
-    bearer: accessToken,
-  });
-}
-
 export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp'> {
   return {
     platform: 'whatsapp',
@@ -125,7 +119,19 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp
     },
     numbers: {
       checkToken: (input) => checkExistingToken(ctx, input),
-      register: (input) => registerNumber(ctx, input),
+      register: ({ accessToken, phoneNumberId, pin }) => registerPhoneNumber(ctx, accessToken, phoneNumberId, pin),
+    },
+    whatsapp: {
+      phoneNumber: (credentials) => readPhoneNumber(ctx, credentials),
+      register: (credentials, pin) => registerPhoneNumber(ctx, credentials.accessToken, credentials.platformUserId, pin),
+      listTemplates: (credentials, filter) => listTemplates(ctx, credentials, filter),
+      createTemplate: (credentials, template) => createTemplate(ctx, credentials, template),
+      getTemplate: (credentials, id) => getTemplate(ctx, credentials, id),
+      deleteTemplate: (credentials, input) => deleteTemplate(ctx, credentials, input),
+      uploadMedia: (credentials, media) => uploadMedia(ctx, credentials, media),
+      mediaInfo: (credentials, id) => mediaInfo(ctx, credentials, id),
+      downloadMedia: (credentials, url) => downloadMedia(ctx, credentials, url),
+      deleteMedia: (credentials, id) => deleteMedia(ctx, credentials, id),
     },
   };
 }

@@ -11,6 +11,7 @@ import { PlatformError, toApiError } from '../../../platforms/errors.ts';
 import { presentAccount } from '../../accounts/schemas.ts';
 import { adapterFor, storeAccounts } from '../../connect/service.ts';
 import { metaCallbackUrl } from '../../platform-webhooks/callback.ts';
+import { rememberPin } from '../phone-number.ts';
 
 const Digits = Type.String({ pattern: '^[0-9]{1,30}$' });
 
@@ -55,6 +56,8 @@ export function connectWhatsApp(api: Api): void {
           [account],
         );
         if (!row) throw new Error('no account stored');
+        // A later POST .../register may omit the PIN the number was registered with here.
+        if (body.register && body.pin) await rememberPin(deps, row, body.pin);
         return reply.code(201).send({ account: presentAccount(row) });
       } catch (error) {
         if (!(error instanceof PlatformError)) throw error;
