@@ -3,10 +3,13 @@
 // JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
 // Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
-// upload (bench/media-upload.ts) and posts (bench/posts.ts); each file also runs alone.
+// upload (bench/media-upload.ts), posts (bench/posts.ts) and the inbox (bench/inbox.ts); each
+// file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
-//                    [--only http,webhooks,media,posts]
+//                    [--only http,webhooks,media,posts,inbox] [PART …]
+//
+// Parts may also be named without --only: `npm run bench -- inbox`.
 //
 // Benchmarks print, they don't assert: the exit code is 0 whatever the figures, and non-zero only
 // when the bench itself failed (the server did not start, a route did not answer 200 before the load).
@@ -19,6 +22,7 @@ import { createBenchSchema } from './postgres.ts';
 import { benchMediaUpload, formatMediaUploadResult } from './media-upload.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchPosts, DEFAULT_OPTIONS as DEFAULT_POSTS_OPTIONS, formatPostsResult } from './posts.ts';
+import { benchInbox, DEFAULT_OPTIONS as DEFAULT_INBOX_OPTIONS, formatInboxResult } from './inbox.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -45,7 +49,7 @@ interface Settings extends LoadOptions {
   only: Set<Part>;
 }
 
-const PARTS = ['http', 'webhooks', 'media', 'posts'] as const;
+const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox'] as const;
 type Part = (typeof PARTS)[number];
 
 function parts(value: string | undefined): Set<Part> {
@@ -77,7 +81,8 @@ function positive(value: string | undefined, name: string, fallback: number): nu
 }
 
 function settings(): Settings {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
       duration: { type: 'string' },
       rounds: { type: 'string' },
@@ -104,7 +109,7 @@ function settings(): Settings {
     // 2 to 4 times and req/s did not).
     connections: Math.max(1, Math.round(positive(values.connections, '--connections', 32))),
     postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
-    only: parts(values.only),
+    only: parts(values.only ?? (positionals.length ? positionals.join(',') : undefined)),
   };
 }
 
@@ -277,6 +282,11 @@ async function main(): Promise<void> {
     signal.throwIfAborted();
     const postsOptions = { ...DEFAULT_POSTS_OPTIONS, postgresUrl: options.postgresUrl };
     process.stdout.write(`${formatPostsResult(await benchPosts(postsOptions), postsOptions).join('\n')}\n`);
+  }
+  if (options.only.has('inbox')) {
+    signal.throwIfAborted();
+    const inboxOptions = { ...DEFAULT_INBOX_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatInboxResult(await benchInbox(inboxOptions), inboxOptions).join('\n')}\n`);
   }
 }
 
