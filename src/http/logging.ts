@@ -18,7 +18,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     {
       level,
       redact: {
-        paths: ['req.headers', '*.authorization', '*.accessToken', '*.access_token', '*.refreshToken', '*.refresh_token', '*.secret', '*.password', '*.key'],
+        paths: ['req.headers', '*.authorization', '*.accessToken', '*.access_token', '*.refreshToken', '*.refresh_token', '*.secret', '*.password', '*.key', '*.emails', '*.phones'],
         censor: '[redacted]',
       },
       serializers: {
