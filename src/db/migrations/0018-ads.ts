@@ -2,8 +2,9 @@
 // the service (ad account, campaign, ad set, creative, ad, audience) with the account it was
 // reached through and its parent, so that an ad object id the organization has no record of is
 // 404 before any platform call. Keyed by (organization, platform id): Meta's ids are unique
-// across kinds. The index on (organization, kind, ad account) serves "the organization's ad
-// accounts" and the lists by ad account; (organization, parent) the lists by parent.
+// across kinds, so the key alone finds any object (a path id, a body reference, a list's
+// parent). The index on (organization, kind, ad account) serves "the organization's ad accounts"
+// (the default ad account); the one on account_id, the cascade when an account is removed.
 // `account_user_tokens` keeps, sealed, the Facebook user token a facebook Page account was
 // connected with: the Marketing API acts as the person, and the Page token cannot.
 import type { Kysely } from 'kysely';
@@ -24,7 +25,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('ad_objects_pk', ['organization_id', 'platform_id'])
     .execute();
   await db.schema.createIndex('ad_objects_kind').on('ad_objects').columns(['organization_id', 'kind', 'ad_account_id']).execute();
-  await db.schema.createIndex('ad_objects_parent').on('ad_objects').columns(['organization_id', 'parent_id']).execute();
   await db.schema.createIndex('ad_objects_account').on('ad_objects').column('account_id').execute();
 
   await db.schema

@@ -64,7 +64,8 @@ export async function accountOf(tenant: Tenant, record: AdRecord, accountId: str
 /**
  * The ad account a call acts on. Named: a recorded one (through its account, or the one given),
  * or, with accountId, one the platform lets that account read (then recorded). Not named: the
- * organization's only ad account (of accountId when given); else 400 naming adAccountId.
+ * organization's only ad account (of accountId when given, read from the platform if that
+ * account's were never listed); else 400 naming adAccountId.
  */
 export async function adAccountScope(deps: AdsDeps, tenant: Tenant, input: { accountId?: string | undefined; adAccountId?: string | undefined }): Promise<AdScope> {
   const given = input.accountId !== undefined ? await findAccount(tenant, input.accountId) : null;
@@ -77,7 +78,13 @@ export async function adAccountScope(deps: AdsDeps, tenant: Tenant, input: { acc
     await recordObjects(tenant, deps.clock.now(), [{ platformId: adAccountId, kind: 'ad_account', accountId: given.id, adAccountId }]);
     return { account: given, adAccountId };
   }
-  const records = await adAccountRecords(tenant, given?.id);
+  let records = await adAccountRecords(tenant, given?.id);
+  if (!records.length && given) {
+    // Not listed yet: the account's ad accounts are read (and recorded) once, as GET /ads/accounts would.
+    const found = await adsCall(deps, given, (ads, credentials) => ads.adAccounts(credentials));
+    await recordObjects(tenant, deps.clock.now(), found.map((a) => ({ platformId: a.id, kind: 'ad_account' as const, accountId: given.id, adAccountId: a.id })));
+    records = await adAccountRecords(tenant, given.id);
+  }
   const only = records.length === 1 ? records[0] : undefined;
   if (!only) throw errors.invalid('adAccountId', records.length ? 'required: the organization has several ad accounts' : 'required (list ad accounts with GET /ads/accounts?accountId=…)');
   return { account: given ?? (await findAccount(tenant, only.account_id)), adAccountId: only.platform_id };
