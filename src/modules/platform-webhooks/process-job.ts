@@ -2,7 +2,8 @@
 // contract's comment.received / mention.received, in one transaction with marking the row.
 // Once per platform event: the inbox row's unique (account, kind, platform id) decides, so a Meta
 // retry (stored again when its bytes differ) or a second run of the same row emits nothing more.
-// Kinds without a handler yet (messaging, WhatsApp) leave the row `unhandled` with a note; the
+// WhatsApp template and number quality changes are whatsapp/account-events.ts's. Kinds without
+// a handler yet (messaging, WhatsApp messages) leave the row `unhandled` with a note; the
 // worker start re-runs those rows (rerun-job.ts), so a later handler picks them up.
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
@@ -13,6 +14,7 @@ import { recordInboundComment } from '../inbox/record.ts';
 import { fillMentions } from './mention-details.ts';
 import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
 import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
+import { parseWhatsAppAccountChanges, recordWhatsAppAccountChanges, withoutWhatsAppAccountKinds } from '../whatsapp/account-events.ts';
 
 export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
 
@@ -46,14 +48,17 @@ export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer
       const parsed = parseMetaEnvelope(row.body);
       // Platform reads first, outside the transaction (mention-details.ts).
       const readNotes = await fillMentions(deps, parsed.items, context);
+      const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
+      const unhandled = withoutWhatsAppAccountKinds(parsed.unhandled);
       const now = deps.clock.now();
       await db.transaction().execute(async (trx) => {
         let emitted = 0;
         for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
-        const status = parsed.unhandled.length ? 'unhandled' : 'processed';
+        emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
+        const status = unhandled.length ? 'unhandled' : 'processed';
         await trx
           .updateTable('platform_webhook_events')
-          .set({ status, note: [noteOf(parsed.unhandled, parsed.ignored, emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
+          .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
           .where('id', '=', eventId)
           .where('status', '<>', 'processed')
           .execute();

@@ -21,7 +21,7 @@ export const WHATSAPP_FEATURES: Record<string, string[]> = {
   numbers: ['whatsapp_business_management'],
 };
 
-const WABA_WEBHOOK_FIELDS = ['messages', 'message_template_status_update', 'message_template_quality_update', 'phone_number_quality_update', 'account_update'];
+const WABA_WEBHOOK_FIELDS = ['messages', 'message_template_status_update', 'message_template_quality_update', 'template_category_update', 'phone_number_quality_update', 'account_update'];
 
 export interface PhoneNumberInfo {
   id: string;

@@ -10,7 +10,8 @@ import type { PhoneNumber, Waba } from './store.ts';
 export const WABA_OBJECT = 'whatsapp_business_account';
 
 export function emit(state: SandboxState, waba: Waba, field: string, value: Record<string, unknown>): void {
-  const notification = { object: WABA_OBJECT, entry: [{ id: waba.id, changes: [{ value, field }] }] };
+  // `time`: when it happened, in seconds, as Meta's change entries carry it (§8.2).
+  const notification = { object: WABA_OBJECT, entry: [{ id: waba.id, time: Math.floor(state.clock.now() / 1000), changes: [{ value, field }] }] };
   for (const sub of waba.subscriptions) {
     const app = state.findApp('facebook', sub.appId);
     const appSub = state.webhooks.subscriptions.get(`${sub.appId}:${WABA_OBJECT}`);
