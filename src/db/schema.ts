@@ -153,6 +153,10 @@ export interface PostsTable {
   /** Set when an approver accepted the post; cleared when its content changes. */
   approved_at: number | null;
   rejected_reason: string | null;
+  /** Who approved or rejected the post last (a dashboard user's email, `dashboard` or `cli`); migration 0019. */
+  reviewed_by: Generated<string | null>;
+  /** When that review happened; migration 0019. */
+  reviewed_at: Generated<number | null>;
   /** The key that created the post (for the record; approval is decided per request). */
   api_key_id: string | null;
   created_at: number;
@@ -335,7 +339,31 @@ export interface WhatsAppNumbersTable {
   pin_enc: string | null;
 }
 
+/** A single-use dashboard sign-in link, kept as the SHA-256 of its token (migration 0019). */
+export interface DashboardLinksTable {
+  token_hash: string;
+  organization_id: string;
+  email: string | null;
+  created_at: number;
+  expires_at: number;
+  /** Set by the one visit that may use it. */
+  used_at: number | null;
+}
+
+/** A dashboard browser session, kept as the SHA-256 of its cookie (migration 0019). */
+export interface DashboardSessionsTable {
+  id: string;
+  token_hash: string;
+  organization_id: string;
+  email: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
+  dashboard_links: DashboardLinksTable;
+  dashboard_sessions: DashboardSessionsTable;
   ad_objects: AdObjectsTable;
   account_user_tokens: AccountUserTokensTable;
   analytics_snapshots: AnalyticsSnapshotsTable;

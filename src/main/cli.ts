@@ -117,7 +117,7 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
       const { positionals, values } = parse(rest, sub === 'reject' ? { reason: { type: 'string' } } : {}, 1);
       const postId = positionals[0] ?? '';
       const reason = typeof values.reason === 'string' ? values.reason : null;
-      const result = await withStore(config(), (store) => (sub === 'approve' ? approvePost({ store, clock: systemClock }, postId) : rejectPost({ store, clock: systemClock }, postId, reason)));
+      const result = await withStore(config(), (store) => (sub === 'approve' ? approvePost({ store, clock: systemClock }, postId, { reviewer: 'cli' }) : rejectPost({ store, clock: systemClock }, postId, reason, { reviewer: 'cli' })));
       if (result.ok) out(`${postId}\t${result.status}`);
       else out(result.reason === 'not_found' ? `no post ${postId}` : `${postId} is ${result.status}, not pending_approval`);
       return result.ok ? 0 : 1;

@@ -14,6 +14,7 @@ import * as analyticsSnapshots from './0012-analytics-snapshots.ts';
 import * as whatsappNumbers from './0013-whatsapp-numbers.ts';
 import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 import * as ads from './0018-ads.ts';
+import * as dashboard from './0019-dashboard.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013-whatsapp-numbers': whatsappNumbers,
   '0014-reddit-comment-polls': redditCommentPolls,
   '0018-ads': ads,
+  '0019-dashboard': dashboard,
 };
