@@ -33,12 +33,25 @@ export async function findPost(tenant: Tenant, id: string): Promise<PostWithTarg
 
 /** The newest posts of the organization (ids sort by creation), optionally of one status. */
 export async function listPosts(tenant: Tenant, status?: string): Promise<PostWithTargets[]> {
+  return listPostsPage(tenant, { ...(status === undefined ? {} : { status }), limit: LIST_LIMIT });
+}
+
+export interface PostPage {
+  status?: string;
+  /** Keyset paging: only posts older than this id (the last one of the previous page). */
+  before?: string;
+  limit: number;
+}
+
+/** One page of posts, newest first, read along the (organization, status, id) index. */
+export async function listPostsPage(tenant: Tenant, page: PostPage): Promise<PostWithTargets[]> {
   const posts = await tenant
     .selectFrom('posts')
     .selectAll()
-    .$if(status !== undefined, (qb) => qb.where('status', '=', status as PostRow['status']))
+    .$if(page.status !== undefined, (qb) => qb.where('status', '=', page.status as PostRow['status']))
+    .$if(page.before !== undefined, (qb) => qb.where('id', '<', page.before ?? ''))
     .orderBy('id', 'desc')
-    .limit(LIST_LIMIT)
+    .limit(page.limit)
     .execute();
   return withTargets(tenant, posts);
 }

@@ -62,11 +62,13 @@ async function withAttempts(tenant: Tenant, rows: Array<WebhookDeliveryRow & { e
 const deliveriesWithEvent = (tenant: Tenant) =>
   tenant.selectFrom('webhook_deliveries').innerJoin('events', 'events.id', 'webhook_deliveries.event_id').selectAll('webhook_deliveries').select('events.type as event');
 
-export async function listDeliveries(tenant: Tenant, webhookId: string, filter: { status?: WebhookDeliveryRow['status']; limit: number }): Promise<DeliveryView[]> {
+/** `before`: keyset paging, only deliveries older than this id (the last of the previous page). */
+export async function listDeliveries(tenant: Tenant, webhookId: string, filter: { status?: WebhookDeliveryRow['status']; limit: number; before?: string }): Promise<DeliveryView[]> {
   await requireWebhook(tenant, webhookId);
   const rows = await deliveriesWithEvent(tenant)
     .where('webhook_deliveries.webhook_id', '=', webhookId)
     .$if(filter.status !== undefined, (qb) => qb.where('webhook_deliveries.status', '=', filter.status ?? 'pending'))
+    .$if(filter.before !== undefined, (qb) => qb.where('webhook_deliveries.id', '<', filter.before ?? ''))
     .orderBy('webhook_deliveries.id', 'desc')
     .limit(filter.limit)
     .execute();

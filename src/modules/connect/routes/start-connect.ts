@@ -3,11 +3,8 @@ import { callerOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { PlatformError, toApiError } from '../../../platforms/errors.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
-import { adapterFor, callbackUrl } from '../service.ts';
-import { createState, STATE_TTL_MS } from '../state.ts';
-import { whatsappSignupUrl } from './whatsapp-signup.ts';
+import { authorizationUrl } from '../authorize.ts';
 
 function checkRedirectUrl(value: string | undefined): string | null {
   if (value === undefined) return null;
@@ -47,27 +44,13 @@ export function startConnect(api: Api): void {
       const { platform } = request.params;
       const redirectUrl = checkRedirectUrl(request.query.redirectUrl);
       if (request.query.login && platform !== 'instagram') throw errors.invalid('query.login', 'only for instagram');
-      try {
-        const adapter = adapterFor(deps, platform);
-        const flavour = request.query.login ?? adapter.connectors[0]?.flavour;
-        const connector = adapter.connectors.find((c) => c.flavour === flavour);
-        if (!connector) throw errors.notSupported(`${platform} cannot be connected through OAuth`);
-        const state = await createState(deps.store.db, {
-          organizationId: callerOf(request).organizationId,
-          platform,
-          flavour: connector.flavour,
-          externalId: request.query.externalId ?? null,
-          redirectUrl,
-          now: deps.clock.now(),
-        });
-        const platformUrl = connector.authorizeUrl({ state, redirectUri: callbackUrl(deps.config, platform) });
-        // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
-        const authUrl = platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
-        return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };
-      } catch (error) {
-        if (error instanceof PlatformError) throw toApiError(error);
-        throw error;
-      }
+      return authorizationUrl(deps, {
+        organizationId: callerOf(request).organizationId,
+        platform,
+        ...(request.query.login ? { login: request.query.login } : {}),
+        externalId: request.query.externalId ?? null,
+        redirectUrl,
+      });
     },
   );
 }

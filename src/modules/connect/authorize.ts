@@ -1,0 +1,41 @@
+// Starting a connection: a single-use OAuth state and the platform's authorization URL. Shared by
+// GET /connect/{platform} and the dashboard's reconnect button.
+import type { AppDeps } from '../../deps.ts';
+import { errors } from '../../http/errors.ts';
+import { PlatformError, toApiError } from '../../platforms/errors.ts';
+import { whatsappSignupUrl } from './routes/whatsapp-signup.ts';
+import { adapterFor, callbackUrl } from './service.ts';
+import { createState, STATE_TTL_MS } from './state.ts';
+
+export interface ConnectStart {
+  organizationId: string;
+  platform: string;
+  /** instagram: `instagram` or `facebook`; by default the platform's first login. */
+  login?: string;
+  externalId: string | null;
+  redirectUrl: string | null;
+}
+
+export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'platforms'>, start: ConnectStart): Promise<{ authUrl: string; expiresInSeconds: number }> {
+  try {
+    const adapter = adapterFor(deps, start.platform);
+    const flavour = start.login ?? adapter.connectors[0]?.flavour;
+    const connector = adapter.connectors.find((c) => c.flavour === flavour);
+    if (!connector) throw errors.notSupported(`${start.platform} cannot be connected through OAuth`);
+    const state = await createState(deps.store.db, {
+      organizationId: start.organizationId,
+      platform: start.platform,
+      flavour: connector.flavour,
+      externalId: start.externalId,
+      redirectUrl: start.redirectUrl,
+      now: deps.clock.now(),
+    });
+    const platformUrl = connector.authorizeUrl({ state, redirectUri: callbackUrl(deps.config, start.platform) });
+    // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
+    const authUrl = start.platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
+    return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };
+  } catch (error) {
+    if (error instanceof PlatformError) throw toApiError(error);
+    throw error;
+  }
+}
