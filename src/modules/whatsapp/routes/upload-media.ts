@@ -24,18 +24,13 @@ export function uploadMedia(api: Api): void {
     },
     async (request, reply) => {
       const row = await whatsappAccount(tenantOf(request), request.params.id);
-      // The fetch and upload stop when the client goes away.
+      // The fetch and the upload stop when the client goes away before its answer.
       const gone = new AbortController();
-      const onClose = () => {
-        if (!reply.sent) gone.abort();
-      };
-      request.raw.once('close', onClose);
-      try {
-        const whatsappMediaId = await upload(request.server.deps, tenantOf(request), row, request.body, gone.signal);
-        return await reply.code(201).send({ whatsappMediaId });
-      } finally {
-        request.raw.off('close', onClose);
-      }
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) gone.abort(new Error('the client closed the connection'));
+      });
+      const whatsappMediaId = await upload(request.server.deps, tenantOf(request), row, request.body, gone.signal);
+      return reply.code(201).send({ whatsappMediaId });
     },
   );
 }
