@@ -361,7 +361,66 @@ export interface DashboardSessionsTable {
   revoked_at: number | null;
 }
 
+export type ConversationStatus = 'active' | 'archived';
+export type MessageDirection = 'inbound' | 'outbound';
+export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface ConversationsTable {
+  /** `conv_…` */
+  id: string;
+  organization_id: string;
+  account_id: string;
+  platform: string;
+  /** The platform's thread id; null until a sync has seen it. */
+  platform_conversation_id: string | null;
+  /** The person: a PSID, an IGSID (a WhatsApp number later). */
+  participant_id: string;
+  participant_username: string | null;
+  participant_name: string | null;
+  status: ConversationStatus;
+  /** Inbound messages not yet marked read. */
+  unread: number;
+  last_message_at: number;
+  last_message_text: string | null;
+  /** The person's last message: the messaging windows count from it. */
+  last_inbound_at: number | null;
+  /** A send is in flight until then: its echo waits. */
+  sending_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  /** `msg_…` */
+  id: string;
+  organization_id: string;
+  account_id: string;
+  conversation_id: string;
+  direction: MessageDirection;
+  /** Unique per account. */
+  platform_message_id: string | null;
+  text: string | null;
+  /** JSON array of {type, url}. */
+  attachments: string;
+  status: MessageStatus;
+  sent_at: number;
+  /** The person's reaction (emoji); null when none. */
+  reaction: string | null;
+  /** JSON {title, payload} of a postback; null otherwise. */
+  postback: string | null;
+  created_at: number;
+}
+
+export interface ConversationSyncsTable {
+  account_id: string;
+  organization_id: string;
+  synced_at: number;
+}
+
 export interface Database {
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  conversation_syncs: ConversationSyncsTable;
   dashboard_links: DashboardLinksTable;
   dashboard_sessions: DashboardSessionsTable;
   ad_objects: AdObjectsTable;
@@ -400,4 +459,6 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type PostRow = Selectable<PostsTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
 export type InboxEventRow = Selectable<InboxEventsTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MessageRow = Selectable<MessagesTable>;
 export type PendingConnectionRow = Selectable<PendingConnectionsTable>;

@@ -11,6 +11,7 @@ import * as retentionIndexes from './0008-retention-indexes.ts';
 import * as targetPlatformIds from './0009-target-platform-ids.ts';
 import * as inboxEvents from './0010-inbox-events.ts';
 import * as analyticsSnapshots from './0012-analytics-snapshots.ts';
+import * as directMessages from './0011-direct-messages.ts';
 import * as whatsappNumbers from './0013-whatsapp-numbers.ts';
 import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 import * as ads from './0018-ads.ts';
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0009-target-platform-ids': targetPlatformIds,
   '0010-inbox-events': inboxEvents,
   '0012-analytics-snapshots': analyticsSnapshots,
+  '0011-direct-messages': directMessages,
   '0013-whatsapp-numbers': whatsappNumbers,
   '0014-reddit-comment-polls': redditCommentPolls,
   '0018-ads': ads,
