@@ -102,8 +102,14 @@ for (const dialect of DIALECTS) {
       await control(t, 'whatsapp/templates/review', { templateId: rejectedId, status: 'REJECTED', reason: 'PROMOTIONAL' });
       const rejected = await waitForEvent(receiver, (d) => d.event === 'template.status' && d.data.templateId === rejectedId, 'the rejection');
       assert.deepEqual([rejected.data.event, rejected.data.reason], ['REJECTED', 'PROMOTIONAL']);
-      const rows = await t.runtime.deps.store.db.selectFrom('inbox_events').selectAll().where('account_id', '=', accountId).execute();
-      assert.ok(rows.some((r) => r.id === got.id && r.kind === 'other' && r.platform === 'whatsapp'));
+      // In the organization's inbox events, as kind other; the other organization sees its own only.
+      const listed = await api(t, key, 'GET', `/inbox/events?kind=other&accountId=${accountId}`);
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const events = listed.body.events as Array<{ id: string; kind: string; platform: string; accountId: string; data: Record<string, unknown> }>;
+      const mine = events.find((e) => e.id === got.id);
+      assert.deepEqual([mine?.kind, mine?.platform, mine?.accountId, mine?.data], ['other', 'whatsapp', accountId, got.data]);
+      const theirList = (await api(t, otherKey, 'GET', '/inbox/events?kind=other')).body.events as Array<{ id: string; accountId: string }>;
+      assert.ok(theirList.length > 0 && theirList.every((e) => e.accountId === otherAccountId));
     });
 
     test('template quality and category changes arrive as template.quality', async () => {
