@@ -15,6 +15,7 @@ import { registerProbes } from './http/probes.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerMcpHttp } from './mcp/http.ts';
 import { appRoutes, createAuthenticator } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import type { Api } from './http/types.ts';
@@ -73,6 +74,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     { prefix: API_PREFIX },
   );
+  // The same operations as MCP tools, at /mcp (src/mcp/http.ts).
+  registerMcpHttp(app, createAuthenticator(deps));
   await app.ready();
   return app;
 }

@@ -66,6 +66,8 @@ export interface Config {
   retentionDays: number;
   /** How often the comments of a reddit post published less than a day ago are polled (older ones less often). */
   redditCommentPollMs: number;
+  /** Origins (scheme://host[:port]) whose pages may call /mcp besides PUBLIC_BASE_URL's own; "*" for any. */
+  mcpAllowedOrigins: string[];
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -177,6 +179,21 @@ function platformCredentials(env: Env): PlatformCredentials {
   };
 }
 
+function origins(env: Env, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === null) return [];
+  return raw.split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    if (item === '*') return item;
+    try {
+      const url = new URL(item);
+      if (url.origin !== 'null' && url.origin === item.replace(/\/+$/, '')) return url.origin;
+    } catch {
+      // reported below
+    }
+    throw new ConfigError(`${name} must list origins such as https://app.example.com, comma-separated, or * (got "${item}")`);
+  });
+}
+
 /** Parses a configuration from an environment; pure, so tests can build one from a plain object. */
 export function parseConfig(env: Env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -213,6 +230,7 @@ export function parseConfig(env: Env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
     redditCommentPollMs: integer(env, 'REDDIT_COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

@@ -9,7 +9,8 @@ import type { IncomingMessage } from 'node:http';
 const LINGER_MS = 5_000;
 
 export function drainRest(request: IncomingMessage): void {
-  if (request.complete || request.destroyed) return;
+  // readableEnded: a request injected in-process (the MCP tools) has no parser to set `complete`.
+  if (request.complete || request.readableEnded || request.destroyed) return;
   const timer = setTimeout(() => request.socket.destroy(), LINGER_MS);
   timer.unref();
   request.once('end', () => clearTimeout(timer));

@@ -1,0 +1,89 @@
+// Streamable HTTP at /mcp, on the API server itself. Stateless: every POST carries its JSON-RPC
+// message and gets its JSON answer, so any API node can take any request and nothing is kept
+// between them (no sessions, no server-sent stream: GET and DELETE answer 405). The bearer is
+// checked before the body is read; each tool call then runs its route in this process with the
+// same bearer, so the route's own checks apply.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../http/caller.ts';
+import { ApiError, errors } from '../http/errors.ts';
+import type { Api } from '../http/types.ts';
+import { jsonBodyLimit } from '../modules/media/routes/create-media.ts';
+import { apiKeyBearer, verifyBearer, wwwAuthenticate, type BearerKind, type McpPrincipal } from './bearer.ts';
+import { originPolicy } from './origin.ts';
+import { injectSender } from './senders.ts';
+import { catalogOf, createMcpServer, type ToolCatalog } from './server.ts';
+import { toolsFromOpenApi } from './tools.ts';
+import type { OpenApiDocument } from './openapi-shape.ts';
+
+export const MCP_PATH = '/mcp';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mcpPrincipal?: McpPrincipal;
+  }
+}
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+export function registerMcpHttp(app: Api, authenticator: Authenticator): void {
+  const { config } = app.deps;
+  const origins = originPolicy(config.publicBaseUrl, config.mcpAllowedOrigins);
+  const kinds: BearerKind[] = [apiKeyBearer(authenticator)];
+  const send = injectSender(app);
+  let catalog: ToolCatalog | null = null;
+  // Built on first use: the document exists once every route is registered.
+  const tools = () => (catalog ??= catalogOf(toolsFromOpenApi(app.swagger() as OpenApiDocument)));
+  app.addHook('onClose', () => authenticator.close());
+
+  async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!origins.allows(request.headers.origin)) throw new ApiError(403, `Origin ${request.headers.origin ?? ''} is not allowed to use ${MCP_PATH}; add it to MCP_ALLOWED_ORIGINS`);
+    const principal = await verifyBearer(kinds, request.headers.authorization);
+    if (!principal) {
+      reply.header('www-authenticate', wwwAuthenticate(request.headers.authorization !== undefined));
+      throw errors.unauthorized(request.headers.authorization === undefined ? 'Missing API key: send Authorization: Bearer sk_…' : undefined);
+    }
+    request.mcpPrincipal = principal;
+  }
+
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
+    // base64 media uploads travel in tool arguments: as much as POST /media takes as JSON.
+    bodyLimit: jsonBodyLimit(config.mediaMaxBytes) + 64 * 1024,
+    schema: { hide: true },
+    onRequest: guard,
+    async handler(request, reply) {
+      const principal = request.mcpPrincipal;
+      if (!principal) throw errors.unauthorized();
+      const server = createMcpServer(tools(), send, principal.credential);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      try {
+        await server.connect(transport);
+        const answer = await transport.handleRequest(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: webHeaders(request) }), { parsedBody: request.body });
+        reply.code(answer.status);
+        answer.headers.forEach((value, name) => void reply.header(name, value));
+        const body = await answer.text();
+        return reply.send(body === '' ? undefined : body);
+      } finally {
+        await server.close();
+      }
+    },
+  });
+
+  // No server-sent stream and no sessions to end (stateless): what the specification allows.
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    schema: { hide: true },
+    onRequest: guard,
+    handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ error: { message: `${MCP_PATH} takes POST only (stateless Streamable HTTP)` } }),
+  });
+}
