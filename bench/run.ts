@@ -3,11 +3,11 @@
 // JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
 // Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
-// upload (bench/media-upload.ts), posts (bench/posts.ts) and the inbox (bench/inbox.ts); each
-// file also runs alone.
+// upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts) and best
+// time over 10,000 published targets (bench/analytics.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
-//                    [--only http,webhooks,media,posts,inbox] [PART …]
+//                    [--only http,webhooks,media,posts,inbox,analytics] [PART …]
 //
 // Parts may also be named without --only: `npm run bench -- inbox`.
 //
@@ -23,6 +23,7 @@ import { benchMediaUpload, formatMediaUploadResult } from './media-upload.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchPosts, DEFAULT_OPTIONS as DEFAULT_POSTS_OPTIONS, formatPostsResult } from './posts.ts';
 import { benchInbox, DEFAULT_OPTIONS as DEFAULT_INBOX_OPTIONS, formatInboxResult } from './inbox.ts';
+import { benchAnalytics, DEFAULT_OPTIONS as DEFAULT_ANALYTICS_OPTIONS, formatAnalyticsResult } from './analytics.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -49,7 +50,7 @@ interface Settings extends LoadOptions {
   only: Set<Part>;
 }
 
-const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox'] as const;
+const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'analytics'] as const;
 type Part = (typeof PARTS)[number];
 
 function parts(value: string | undefined): Set<Part> {
@@ -287,6 +288,11 @@ async function main(): Promise<void> {
     signal.throwIfAborted();
     const inboxOptions = { ...DEFAULT_INBOX_OPTIONS, postgresUrl: options.postgresUrl };
     process.stdout.write(`${formatInboxResult(await benchInbox(inboxOptions), inboxOptions).join('\n')}\n`);
+  }
+  if (options.only.has('analytics')) {
+    signal.throwIfAborted();
+    const analyticsOptions = { ...DEFAULT_ANALYTICS_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatAnalyticsResult(await benchAnalytics(analyticsOptions), analyticsOptions).join('\n')}\n`);
   }
 }
 

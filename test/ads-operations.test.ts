@@ -369,7 +369,7 @@ for (const dialect of DIALECTS) {
         ['POST', '/ads/adsets', { campaignId: '123', name: 'x', targeting: {}, confirm: true }, 'dailyBudget'],
         ['POST', '/ads/ads', { adSetId: '1', name: 'x', confirm: true }, 'creativeId'],
         ['GET', '/ads/campaigns?statuses=RUNNING', undefined, 'statuses'],
-        ['GET', '/ads/campaigns/act_1', undefined, 'path.id'],
+        ['GET', '/ads/campaigns/act_1', undefined, 'Campaign not found'],
         ['GET', '/ads/campaigns/123456', undefined, 'Campaign not found'],
         ['PATCH', '/ads/campaigns/123456', { status: 'DELETED' }, 'status'],
         ['POST', '/ads/audiences/123/users', { emails: 'a@b.c' }, 'emails'],

@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
       const stagesOf: SnapshotStage[] = ['1h', '24h', '7d'];
       for (const [i, engagement] of engagements.entries()) {
         await db.insertInto('analytics_snapshots').values({
-          target_id: targetId, stage: stagesOf[i] ?? 'refresh', organization_id: org, account_id: accountId, taken_at: at + (i + 1) * HOUR,
+          target_id: targetId, stage: stagesOf[i] ?? 'refresh', organization_id: org, account_id: accountId, published_at: at, taken_at: at + (i + 1) * HOUR,
           metrics: JSON.stringify({ likes: engagement }), unsupported: '[]', errors: '[]', engagement, latest: i === engagements.length - 1 ? 1 : 0,
         }).execute();
       }

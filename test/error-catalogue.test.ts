@@ -18,6 +18,9 @@ const STATUSES: Record<ErrorCode, number> = {
   approval_required: 403,
   missing_permission: 403,
   reconnect_required: 409,
+  outside_messaging_window: 409,
+  recipient_unavailable: 409,
+  sync_required: 409,
   NOT_EDITABLE: 409,
   PUBLISH_IN_PROGRESS: 409,
   ALREADY_PUBLISHED: 409,
@@ -69,11 +72,12 @@ describe('error catalogue', () => {
     const rows = contractRows();
     assert.ok(rows.length >= 20, 'the Errors table of docs/interface.md was not found');
     const named = rows.flatMap(({ status, codes }) => codes.filter((c): c is ErrorCode => c in ERROR_CODES).map((code) => ({ status, code })));
-    // Everything the contract names and the service answers today (the WhatsApp and messaging codes come with their issues).
+    // Everything the contract names and the service answers today (the WhatsApp codes come with their issue).
     assert.deepEqual(named.map((n) => n.code).sort(), [
       'ALREADY_PUBLISHED', 'APPROVAL_REQUIRED', 'NOT_EDITABLE',
-      'account_restricted', 'approval_required', 'invalid_request', 'marketing_limit', 'missing_permission', 'not_supported', 'pending_expired',
-      'phone_number_not_registered', 'platform_error', 'rate_limited', 'recipient_not_allowed', 'reconnect_required', 'template_error',
+      'account_restricted', 'approval_required', 'invalid_request', 'marketing_limit', 'missing_permission', 'not_supported',
+      'outside_messaging_window', 'pending_expired', 'phone_number_not_registered', 'platform_error', 'rate_limited', 'recipient_not_allowed',
+      'recipient_unavailable', 'reconnect_required', 'sync_required', 'template_error',
     ]);
     for (const { status, code } of named) assert.equal(ERROR_CODES[code].status, status, code);
   });
@@ -104,6 +108,8 @@ describe('error catalogue', () => {
       not_supported: [400, 'not_supported', 'reddit: the token expired'],
       transient: [502, 'platform_error', 'reddit: the token expired'],
       permanent: [502, 'platform_error', 'reddit: the token expired'],
+      outside_window: [409, 'outside_messaging_window', 'reddit: the token expired'],
+      recipient_unavailable: [409, 'recipient_unavailable', 'reddit: the token expired'],
     };
     for (const [kind, [status, code, message]] of Object.entries(expected) as Array<[PlatformErrorKind, [number, ErrorCode, string]]>) {
       const answer = toApiError(new PlatformError(kind, 'the token expired', { platform: 'reddit' }));

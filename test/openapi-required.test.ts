@@ -20,6 +20,14 @@ const ALTERNATIVES: Record<string, RegExp> = {
   'GET /inbox/comments': /^postId: required/,
   'DELETE /inbox/comments/{commentId}/hide': /^accountId: required/,
   'DELETE /inbox/comments/{commentId}/like': /^accountId: required/,
+  // Ads lists act on adAccountId, which may be left out only when the organization has exactly one
+  // ad account (this one has none); ad sets and ads also take parentId instead.
+  'GET /ads/campaigns': /^adAccountId: required/,
+  'GET /ads/adsets': /^adAccountId: required/,
+  'GET /ads/creatives': /^adAccountId: required/,
+  'GET /ads/ads': /^adAccountId: required/,
+  'GET /ads/audiences': /^adAccountId: required/,
+  'GET /ads/insights': /^adAccountId: required/,
 };
 
 describe('OpenAPI required parameters match behaviour', () => {

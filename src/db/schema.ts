@@ -285,6 +285,8 @@ export interface AnalyticsSnapshotsTable {
   stage: SnapshotStage;
   organization_id: string;
   account_id: string;
+  /** The target's, copied: best time groups by it. */
+  published_at: number;
   taken_at: number;
   /** JSON {metric: number}. */
   metrics: string;

@@ -31,6 +31,12 @@ export const ERROR_CODES = {
   },
   missing_permission: { status: 403, meaning: 'The account did not grant the permission; add it in the platform app, then reconnect.' },
   reconnect_required: { status: 409, meaning: 'Token no longer valid; the account is needs_reconnect.' },
+  outside_messaging_window: {
+    status: 409,
+    meaning: "Direct message outside the platform window (24 hours after the person's last message, 7 days with tag HUMAN_AGENT); nothing was sent.",
+  },
+  recipient_unavailable: { status: 409, meaning: 'The person cannot receive messages from the account right now.' },
+  sync_required: { status: 409, meaning: "Conversation sync called before the account's conversations were synced." },
   NOT_EDITABLE: { status: 409, meaning: 'Only draft, scheduled, pending_approval and failed posts can be changed.' },
   PUBLISH_IN_PROGRESS: { status: 409, meaning: 'The post is queued or publishing.' },
   ALREADY_PUBLISHED: { status: 409, meaning: 'The post is already published.' },

@@ -19,7 +19,11 @@ export type PlatformErrorKind =
   /** Anything else that retrying will not fix. */
   | 'permanent'
   /** The platform does not offer this feature for this account or content. */
-  | 'not_supported';
+  | 'not_supported'
+  /** Direct messages: the person's messaging window is closed. */
+  | 'outside_window'
+  /** Direct messages: the person cannot receive the account's messages right now. */
+  | 'recipient_unavailable';
 
 export interface PlatformErrorDetails {
   platform: string;
@@ -56,6 +60,8 @@ const API_CODES = {
   invalid: 'invalid_request',
   rate_limited: 'rate_limited',
   not_supported: 'not_supported',
+  outside_window: 'outside_messaging_window',
+  recipient_unavailable: 'recipient_unavailable',
   transient: 'platform_error',
   permanent: 'platform_error',
 } as const satisfies Record<PlatformErrorKind, ErrorCode>;

@@ -9,14 +9,16 @@ import type { PlatformApps } from './context.ts';
 import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, MentionReader } from './comments-types.ts';
 import type { AccountInsightsReader, DemographicsReader, OnlineFollowersReader, PostInsightsReader } from './insights-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
+import type { Messaging } from './messaging-types.ts';
 import type { OptionsOf } from './target-options.ts';
 import type { WhatsAppBusiness } from './whatsapp/capability.ts';
 import type { AdsCapability } from './ads-types.ts';
 
 export type * from './publishing-types.ts';
 export type * from './comments-types.ts';
-export type * from './whatsapp/capability.ts';
 export type * from './insights-types.ts';
+export type * from './whatsapp/capability.ts';
+export type * from './messaging-types.ts';
 export type * from './ads-types.ts';
 
 /** The platforms accounts can be connected on. */
@@ -187,6 +189,8 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   accountInsights?: AccountInsightsReader;
   demographics?: DemographicsReader;
   onlineFollowers?: OnlineFollowersReader;
+  /** Direct messages (messaging-types.ts): instagram and facebook Messenger. */
+  messaging?: Messaging;
   numbers?: WhatsAppNumbers;
   /** WhatsApp: the number's record and registration, templates, media (whatsapp/capability.ts). */
   whatsapp?: WhatsAppBusiness;

@@ -16,7 +16,9 @@ export const BudgetInput = Type.Object({ amount: Money, type: Type.Union([Type.L
 export const TargetingSpec = Type.Record(Type.String(), Type.Unknown(), {
   description: "Meta's targeting spec as the Marketing API takes it: geo_locations, age_min, age_max, genders, flexible_spec (interests from GET /ads/targeting/search), custom_audiences …",
 });
-export const IdParams = Type.Object({ id: AdObjectId });
+// A path id is looked up in the organization's records before anything else (404 when absent, like
+// every id in a path), so only ids the platform gave ever reach a Graph path.
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "Meta's id of the object." }) });
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (25 when absent).' });
 export const After = Type.String({ minLength: 1, maxLength: 2000, description: 'The `after` of the previous page.' });
 export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: "The next page's cursor; null on the last page." });

@@ -10,7 +10,7 @@ export const LOCATION_TYPES = ['country', 'region', 'city', 'zip'];
 export interface TargetingQuery {
   accountId: string;
   q?: string | undefined;
-  type: string;
+  type?: string | undefined;
   limit?: number | undefined;
   locationTypes?: string | undefined;
   class?: string | undefined;
@@ -20,7 +20,7 @@ export async function searchTargeting(deps: AdsDeps, tenant: Tenant, query: Targ
   const account = await findAccount(tenant, query.accountId);
   const results = await adsCall(deps, account, (ads, credentials) =>
     ads.searchTargeting(credentials, {
-      type: query.type,
+      type: query.type ?? 'adinterest',
       q: query.q ?? '',
       limit: query.limit ?? 25,
       locationTypes: query.locationTypes?.split(',').map((t) => t.trim()).filter(Boolean) ?? [],

@@ -49,13 +49,14 @@ export const engagementOf = (metrics: Partial<Record<MetricName, number>>): numb
  * Keeps a read as the target's `stage` row and makes it the newest. A scheduled stage is taken
  * once (a second sweep that reaches it does nothing: false); `refresh` replaces the last one.
  */
-export async function recordSnapshot(db: Kysely<Database>, target: Pick<PostTargetRow, 'id' | 'organization_id' | 'account_id'>, stage: SnapshotStage, read: TargetRead): Promise<boolean> {
+export async function recordSnapshot(db: Kysely<Database>, target: Pick<PostTargetRow, 'id' | 'organization_id' | 'account_id' | 'published_at'>, stage: SnapshotStage, read: TargetRead): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = {
       target_id: target.id,
       stage,
       organization_id: target.organization_id,
       account_id: target.account_id,
+      published_at: Number(target.published_at ?? read.takenAt),
       taken_at: read.takenAt,
       metrics: JSON.stringify(read.metrics),
       unsupported: JSON.stringify(read.unsupported),

@@ -12,6 +12,7 @@ import { scopesOf } from '../features.ts';
 import { facebookPublisher } from './publish.ts';
 import { facebookComments } from './comments.ts';
 import { facebookInsights } from './insights.ts';
+import { facebookMessaging } from './messaging.ts';
 import { facebookPostEditor, facebookPostRemover } from './published.ts';
 import { marketingApi } from '../meta/marketing.ts';
 
@@ -119,6 +120,7 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     postInsights: insights.post,
     accountInsights: insights.account,
     demographics: insights.demographics,
+    messaging: facebookMessaging(ctx.http, FACEBOOK_FEATURES.messages ?? []),
     ads: marketingApi(ctx),
   };
 }

@@ -9,6 +9,7 @@ import { INSTAGRAM_FACEBOOK_FEATURES, instagramFacebookChoices, instagramFaceboo
 import { instagramPublisher } from './publish.ts';
 import { instagramComments } from './comments.ts';
 import { instagramInsights } from './insights.ts';
+import { instagramMessaging } from './messaging.ts';
 import { instagramCommentsSwitch } from './published.ts';
 import { INSTAGRAM_GRAPH, INSTAGRAM_LOGIN_FEATURES, instagramLoginConnector, instagramProfile, limitFrom, refreshInstagramLogin } from './instagram-login.ts';
 
@@ -75,5 +76,6 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
     accountInsights: insights.account,
     demographics: insights.demographics,
     onlineFollowers: insights.online,
+    messaging: instagramMessaging(ctx.http),
   };
 }

@@ -7,6 +7,7 @@
 import type { SandboxState } from '../core/state.ts';
 import { emitMessaging } from '../meta/events.ts';
 import { conversationWith, messageId, personFor, type PersonInput } from './persons.ts';
+import { echo, storeMessage } from './send.ts';
 import type { Attachment, Message, Person } from './store.ts';
 
 export interface InboundMessage {
@@ -90,4 +91,28 @@ export function personPostback(state: SandboxState, input: { accountId: string; 
   const postback = { mid: messageId(state, person.platform), title: input.title, payload: input.payload };
   emitMessaging(state, objectOf(person), person.accountId, 'messaging_postbacks', { sender: { id: person.id }, recipient: { id: person.accountId }, postback });
   return person;
+}
+
+/** The person blocks the account (or unblocks it): the Send API then answers 551/1545041. */
+export function personBlocks(state: SandboxState, input: { accountId: string; person: PersonInput; blocked: boolean }): Person {
+  const person = personFor(state, input.accountId, input.person);
+  person.blocked = input.blocked;
+  return person;
+}
+
+/** The Page inbox app's id on Messenger echoes of messages written in Meta's own apps. */
+export const PAGE_INBOX_APP_ID = '263902037430900';
+
+/**
+ * Someone at the account answers from the platform's own app (Instagram, Meta Business Suite),
+ * not through any API: stored as the account's message, with its echo (and Messenger's
+ * delivery), as the Send API would; the platform's window rules do not apply to its own inbox.
+ */
+export function accountWritesFromApp(state: SandboxState, input: { accountId: string; person: PersonInput; text: string }): { mid: string; recipientId: string } {
+  if (!input.text) throw new Error('text: required');
+  const person = personFor(state, input.accountId, input.person);
+  const conversation = conversationWith(state, person);
+  const message = storeMessage(state, conversation, input.accountId, person.id, input.text, []);
+  echo(state, person.platform, input.accountId, person, message, PAGE_INBOX_APP_ID, undefined);
+  return { mid: message.id, recipientId: person.id };
 }

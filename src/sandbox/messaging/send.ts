@@ -53,6 +53,7 @@ export async function sendApi(ctx: RouteContext, input: GraphInput, accountId: s
   const commentId = typeof recipient.comment_id === 'string' ? recipient.comment_id : undefined;
   const person = commentId ? commentAuthor(state, accountId, platform, commentId) : personById(state, accountId, platform, recipient.id);
   const conversation = conversationWith(state, person);
+  if (person.blocked) throw graphError({ code: 551, subcode: 1545041, message: "(#551) This person isn't available right now." });
   if (commentId) {
     if (state.meta.privateReplies.has(commentId)) throw graphError({ code: 10, subcode: 2018278, message: '(#10) A private reply has already been sent to this comment.' });
   } else {
@@ -67,7 +68,7 @@ export async function sendApi(ctx: RouteContext, input: GraphInput, accountId: s
   const attachments = await attachmentOf(ctx, message?.attachment);
   if (text === null && !attachments.length) throw invalidParameter('(#100) Param message must contain text or attachment');
   if (commentId) state.meta.privateReplies.add(commentId);
-  const stored = store(state, conversation, accountId, person.id, text, attachments);
+  const stored = storeMessage(state, conversation, accountId, person.id, text, attachments);
   echo(state, platform, accountId, person, stored, appId, message);
   return { recipient_id: person.id, message_id: stored.id };
 }
@@ -132,7 +133,7 @@ async function attachmentOf(ctx: RouteContext, raw: unknown): Promise<Attachment
   return [{ type, payload }];
 }
 
-function store(state: SandboxState, conversation: Conversation, from: string, to: string, text: string | null, attachments: Attachment[]): Message {
+export function storeMessage(state: SandboxState, conversation: Conversation, from: string, to: string, text: string | null, attachments: Attachment[]): Message {
   const now = state.clock.now();
   const message: Message = { id: messageId(state, conversation.platform), conversationId: conversation.id, fromId: from, toId: to, text, attachments, createdAt: now, reactions: [] };
   state.meta.messages.set(message.id, message);
@@ -141,7 +142,7 @@ function store(state: SandboxState, conversation: Conversation, from: string, to
   return message;
 }
 
-function echo(state: SandboxState, platform: MessagingPlatform, accountId: string, person: Person, message: Message, appId: string, sent: Record<string, unknown> | undefined): void {
+export function echo(state: SandboxState, platform: MessagingPlatform, accountId: string, person: Person, message: Message, appId: string, sent: Record<string, unknown> | undefined): void {
   const body: Record<string, unknown> = { mid: message.id, is_echo: true };
   if (platform === 'messenger') body.app_id = Number(appId);
   if (typeof sent?.metadata === 'string') body.metadata = sent.metadata;

@@ -9,6 +9,8 @@ export interface Person {
   platform: MessagingPlatform;
   name: string;
   username: string;
+  /** The person blocked the account: the Send API answers 551 (platforms.md §3.3). */
+  blocked?: boolean;
 }
 
 export interface Conversation {

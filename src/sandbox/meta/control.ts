@@ -7,7 +7,7 @@ import { ControlError } from '../core/control.ts';
 import type { SandboxState } from '../core/state.ts';
 import type { PersonInput } from '../messaging/persons.ts';
 import type { Attachment } from '../messaging/store.ts';
-import { personComment, personMention, personMessage, personPress, personReact, personRead, setFollowers, setPageTasks } from './simulate.ts';
+import { accountReplyInApp, personBlock, personComment, personMention, personMessage, personPress, personReact, personRead, setFollowers, setPageTasks } from './simulate.ts';
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
@@ -54,6 +54,8 @@ export function registerMetaControl(app: FastifyInstance, state: SandboxState): 
   });
   post('/_sandbox/meta/reads', (b) => personRead(state, { accountId: required(b, 'accountId'), from: person(b) ?? {} }));
   post('/_sandbox/meta/postbacks', (b) => personPress(state, { accountId: required(b, 'accountId'), title: required(b, 'title'), payload: required(b, 'payload'), from: person(b) }));
+  post('/_sandbox/meta/blocks', (b) => personBlock(state, { accountId: required(b, 'accountId'), from: person(b) ?? {}, blocked: b.blocked !== false }));
+  post('/_sandbox/meta/app-messages', (b) => accountReplyInApp(state, { accountId: required(b, 'accountId'), to: person({ from: b.to }) ?? {}, text: required(b, 'text') }));
   post('/_sandbox/meta/followers', (b) => {
     setFollowers(state, required(b, 'accountId'), typeof b.count === 'number' ? b.count : NaN);
     return { ok: true };

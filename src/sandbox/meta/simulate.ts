@@ -5,7 +5,7 @@ import type { SandboxState } from '../core/state.ts';
 import { personCommentsOnPost, personReactsToPost } from '../facebook/comments.ts';
 import { personCommentsOnMedia } from '../instagram/comments.ts';
 import { personMentions, type MentionInput } from '../instagram/mentions.ts';
-import { personPostback, personReacts, personReads, personSendsMessage, type InboundMessage } from '../messaging/inbound.ts';
+import { accountWritesFromApp, personBlocks, personPostback, personReacts, personReads, personSendsMessage, type InboundMessage } from '../messaging/inbound.ts';
 import type { PersonInput } from '../messaging/persons.ts';
 
 export interface CommentInput {
@@ -58,6 +58,17 @@ export function personRead(state: SandboxState, input: { accountId: string; from
 
 export function personPress(state: SandboxState, input: { accountId: string; from?: PersonInput | undefined; title: string; payload: string }): { senderId: string } {
   return { senderId: personPostback(state, { accountId: input.accountId, person: input.from, title: input.title, payload: input.payload }).id };
+}
+
+/** The person blocks (or, with blocked false, unblocks) the account's messages. */
+export function personBlock(state: SandboxState, input: { accountId: string; from: PersonInput; blocked: boolean }): { senderId: string; blocked: boolean } {
+  const person = personBlocks(state, { accountId: input.accountId, person: input.from, blocked: input.blocked });
+  return { senderId: person.id, blocked: input.blocked };
+}
+
+/** Someone at the account answers in the platform's own app: an echo the service did not send. */
+export function accountReplyInApp(state: SandboxState, input: { accountId: string; to: PersonInput; text: string }): { mid: string; recipientId: string } {
+  return accountWritesFromApp(state, { accountId: input.accountId, person: input.to, text: input.text });
 }
 
 export function setFollowers(state: SandboxState, accountId: string, count: number): void {

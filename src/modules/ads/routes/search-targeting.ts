@@ -16,7 +16,7 @@ export function searchTargeting(api: Api): void {
         querystring: Type.Object({
           accountId: AccountIdField,
           q: Type.Optional(Type.String({ maxLength: 200, description: 'adinterestsuggestion: a comma list of interest names.' })),
-          type: Type.String({ enum: SEARCH_TYPES }),
+          type: Type.Optional(Type.String({ enum: SEARCH_TYPES, default: 'adinterest', description: 'What to search (adinterest when absent).' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
           locationTypes: Type.Optional(Type.String({ pattern: `^(${LOCATION_TYPES.join('|')})(,(${LOCATION_TYPES.join('|')}))*$`, description: 'adgeolocation: comma list of country, region, city, zip.' })),
           class: Type.Optional(Type.String({ pattern: '^[a-z_]{1,40}$', description: 'adTargetingCategory: behaviors, demographics …' })),
