@@ -13,6 +13,7 @@ import { adRoutes, adSchemas } from './modules/ads/index.ts';
 import { analyticsJobs, analyticsRoutes, analyticsSchemas, queueAnalyticsSnapshots } from './modules/analytics/index.ts';
 import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
+import { conversationRoutes, conversationSchemas } from './modules/conversations/index.ts';
 import { inboxJobs, inboxRoutes, inboxSchemas, queueInboxPolls } from './modules/inbox/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
 import { mediaFileRoutes, mediaJobs, mediaRoutes, mediaSchemas } from './modules/media/index.ts';
@@ -23,9 +24,9 @@ import { webhookJobs, webhookRoutes, webhookSchemas } from './modules/webhooks/i
 import { whatsappRoutes, whatsappSchemas } from './modules/whatsapp/index.ts';
 
 export const appRoutes: AppRoutes = {
-  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...analyticsRoutes, ...adRoutes],
+  api: [...accountRoutes, ...connectRoutes, ...platformWebhookRoutes, ...whatsappRoutes, ...mediaRoutes, ...postRoutes, ...webhookRoutes, ...inboxRoutes, ...commentRoutes, ...conversationRoutes, ...analyticsRoutes, ...adRoutes],
   root: [...mediaFileRoutes],
-  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...whatsappSchemas, ...analyticsSchemas, ...adSchemas],
+  schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...conversationSchemas, ...whatsappSchemas, ...analyticsSchemas, ...adSchemas],
 };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */

@@ -229,8 +229,9 @@ for (const dialect of DIALECTS) {
       const { db } = t.runtime.deps.store;
       const now = Date.now();
       const comment = JSON.stringify({ object: 'page', entry: [{ id: fb.platformUserId, time: 5, changes: [{ field: 'feed', value: { item: 'comment', verb: 'add', post_id: fbPost.platformPostId, comment_id: 'old-1', parent_id: fbPost.platformPostId, from: { id: 'p-1', name: 'Early Bird' }, message: 'first!', created_time: 5 } }] }] });
-      const messaging = JSON.stringify({ object: 'page', entry: [{ id: fb.platformUserId, time: 6, messaging: [{ sender: { id: 'p-1' }, recipient: { id: fb.platformUserId }, timestamp: 6, message: { mid: 'm1', text: 'hi' } }] }] });
-      for (const [id, body] of [['old-comment', comment], ['old-message', messaging]] as const) {
+      // Lead forms have no handler (messaging has one now: test/messages-inbound.test.ts).
+      const leadgen = JSON.stringify({ object: 'page', entry: [{ id: fb.platformUserId, time: 6, changes: [{ field: 'leadgen', value: { leadgen_id: 'l1', page_id: fb.platformUserId } }] }] });
+      for (const [id, body] of [['old-comment', comment], ['old-message', leadgen]] as const) {
         await db.insertInto('platform_webhook_events').values({ id, family: 'meta', object: 'page', body, status: 'unhandled', note: 'no handler yet for page.feed (inbox issue)', received_at: now, processed_at: now }).execute();
       }
       await queueStandingJobs(t.runtime.deps);
@@ -242,7 +243,7 @@ for (const dialect of DIALECTS) {
         return found[0]?.status === 'processed' && (found[1]?.processed_at ?? 0) > now ? found : null;
       }, 8000, 'the re-run');
       assert.equal(rows[1]?.status, 'unhandled');
-      assert.match(rows[1]?.note ?? '', /page\.messaging/);
+      assert.match(rows[1]?.note ?? '', /page\.leadgen/);
     });
 
     test('an Instagram Login account hears of comments too (signed with the Instagram app secret)', async () => {

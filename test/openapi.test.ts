@@ -28,12 +28,17 @@ const WHATSAPP_CALLS = ['getWhatsAppPhoneNumber', 'registerWhatsAppPhoneNumber',
 // The ads operations call the Marketing API (platforms/meta/marketing-errors.ts), through a facebook account.
 const ADS_CALLS = ['listAdAccounts', 'boostPost', 'listCampaigns', 'createCampaign', 'getCampaign', 'updateCampaign', 'listAdSets', 'createAdSet', 'getAdSet', 'updateAdSet', 'listCreatives', 'createCreative',
   'listAds', 'createAd', 'getAd', 'updateAd', 'listAudiences', 'createAudience', 'getAudience', 'deleteAudience', 'addAudienceUsers', 'readAdInsights', 'searchTargeting'];
+// Direct messages: the operations that call the platform (platforms/meta/messaging-errors.ts).
+const MESSAGE_CALLS = ['syncConversations', 'sendConversationMessage', 'markConversationRead', 'syncConversation'];
 const ANSWERED_BY: Record<ErrorCode, string[]> = {
-  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
-  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
-  approval_required: [...PUBLISHED_OPS, ...COMMENT_WRITES],
-  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
-  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
+  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  approval_required: [...PUBLISHED_OPS, ...COMMENT_WRITES, 'sendConversationMessage'],
+  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  outside_messaging_window: ['sendConversationMessage'],
+  recipient_unavailable: ['sendConversationMessage', 'markConversationRead'],
+  sync_required: ['syncConversation'],
   NOT_EDITABLE: ['updatePost'],
   PUBLISH_IN_PROGRESS: ['deletePost', 'publishPost'],
   ALREADY_PUBLISHED: ['publishPost'],
@@ -46,13 +51,13 @@ const ANSWERED_BY: Record<ErrorCode, string[]> = {
   DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
   pending_expired: ['getPendingConnection', 'selectPendingConnection'],
   payload_too_large: ['createMedia', 'uploadWhatsAppMedia'],
-  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
+  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
   template_error: ['listWhatsAppTemplates', 'createWhatsAppTemplate', 'getWhatsAppTemplate', 'deleteWhatsAppTemplate'],
   recipient_not_allowed: [],
   account_restricted: WHATSAPP_CALLS,
   phone_number_not_registered: WHATSAPP_CALLS,
   marketing_limit: [],
-  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS],
+  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
 };
 
 describe('OpenAPI document', () => {

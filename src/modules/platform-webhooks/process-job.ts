@@ -2,8 +2,9 @@
 // contract's comment.received / mention.received, in one transaction with marking the row.
 // Once per platform event: the inbox row's unique (account, kind, platform id) decides, so a Meta
 // retry (stored again when its bytes differ) or a second run of the same row emits nothing more.
-// WhatsApp template and number quality changes are whatsapp/account-events.ts's. Kinds without
-// a handler yet (messaging, WhatsApp messages) leave the row `unhandled` with a note; the
+// Messaging items are messaging-handler.ts's; WhatsApp template and number quality changes are
+// whatsapp/account-events.ts's. Kinds without a handler yet (WhatsApp messages) leave the row
+// `unhandled` with a note; the
 // worker start re-runs those rows (rerun-job.ts), so a later handler picks them up.
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
@@ -12,6 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { defineJob, jobKind } from '../../jobs/catalog.ts';
 import { recordInboundComment } from '../inbox/record.ts';
 import { fillMentions } from './mention-details.ts';
+import { prepareMessaging, recordMessaging, withoutMessaging } from './messaging-handler.ts';
 import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
 import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
 import { parseWhatsAppAccountChanges, recordWhatsAppAccountChanges, withoutWhatsAppAccountKinds } from '../whatsapp/account-events.ts';
@@ -48,17 +50,19 @@ export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer
       const parsed = parseMetaEnvelope(row.body);
       // Platform reads first, outside the transaction (mention-details.ts).
       const readNotes = await fillMentions(deps, parsed.items, context);
+      const messaging = await prepareMessaging(deps, row.body);
       const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
-      const unhandled = withoutWhatsAppAccountKinds(parsed.unhandled);
+      const unhandled = withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled));
       const now = deps.clock.now();
       await db.transaction().execute(async (trx) => {
         let emitted = 0;
         for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
+        emitted += await recordMessaging(trx, deps, messaging, row.received_at, now);
         emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
         const status = unhandled.length ? 'unhandled' : 'processed';
         await trx
           .updateTable('platform_webhook_events')
-          .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
+          .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
           .where('id', '=', eventId)
           .where('status', '<>', 'processed')
           .execute();

@@ -1,0 +1,164 @@
+// Recording one inbound messaging item (platform-webhooks/meta-messaging.ts) for one account: the
+// conversation (created on first contact), the message or its new state, and the contract's
+// event, in the caller's transaction with the stored webhook's status. The inbox event of kind
+// `message`, unique per (account, kind, dedupe key), decides "once": a Meta retry or a second
+// run finds it and records nothing. An echo of a message sent through the service (its
+// platform message id is stored) adds nothing at all.
+//
+// The person's profile (username, name) is read from the platform before the transaction,
+// only for people not seen before (prepareProfiles); a failed read leaves them null.
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../../deps.ts';
+import type { AccountRow, ConversationRow, Database, MessageRow } from '../../db/schema.ts';
+import type { EmitContext } from '../events/emit.ts';
+import { credentialsOf } from '../accounts/credentials.ts';
+import { newId } from '../../lib/ids.ts';
+import type { MessagingParticipant } from '../../platforms/types.ts';
+import type { MessagingItem } from '../platform-webhooks/meta-messaging.ts';
+import { emitMessageEvent, messageEventData, type MessageEventType, type MessageFacts } from './events.ts';
+import { conversationFor, insertMessage, touchConversation } from './records.ts';
+
+export type InboundAccount = Pick<AccountRow, 'id' | 'organization_id' | 'platform' | 'external_id' | 'platform_user_id'>;
+
+/** An echo arrived while the service's own send to that person was in flight: try again later. */
+export class EchoTooEarly extends Error {
+  constructor() {
+    super('an echo arrived while a send to the person is in flight; processed again later');
+    this.name = 'EchoTooEarly';
+  }
+}
+
+const profileKey = (accountId: string, participantId: string) => `${accountId}:${participantId}`;
+
+/** The accounts of every organization connected to the items' Pages and Instagram accounts. */
+export async function accountsOf(db: Kysely<Database>, items: MessagingItem[]): Promise<AccountRow[]> {
+  const pairs = [...new Set(items.map((i) => `${i.platform}:${i.accountPlatformId}`))];
+  const rows: AccountRow[] = [];
+  for (const pair of pairs) {
+    const [platform = '', id = ''] = pair.split(/:(.*)/s);
+    rows.push(...(await db.selectFrom('accounts').selectAll().where('platform', '=', platform).where('platform_user_id', '=', id).execute()));
+  }
+  return rows;
+}
+
+/** Profiles of the people who have no conversation with the account yet, read from the platform. */
+export async function prepareProfiles(deps: Pick<AppDeps, 'store' | 'sealer' | 'platforms'>, accounts: AccountRow[], items: MessagingItem[]): Promise<Map<string, MessagingParticipant>> {
+  const profiles = new Map<string, MessagingParticipant>();
+  for (const item of items) {
+    for (const account of accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId)) {
+      const key = profileKey(account.id, item.participantId);
+      if (profiles.has(key)) continue;
+      const known = await deps.store.db.selectFrom('conversations').select('id').where('account_id', '=', account.id).where('participant_id', '=', item.participantId).executeTakeFirst();
+      if (known) continue;
+      const messaging = deps.platforms.of(account.platform)?.messaging;
+      let profile: MessagingParticipant = { id: item.participantId, username: null, name: null };
+      if (messaging && account.status === 'active') {
+        try {
+          profile = await messaging.profile(credentialsOf(account, deps.sealer), item.participantId);
+        } catch {
+          // The profile is a courtesy: the message is recorded without it.
+        }
+      }
+      profiles.set(key, profile);
+    }
+  }
+  return profiles;
+}
+
+/** True when the item was new and its event emitted. */
+export async function recordMessagingItem(ctx: EmitContext, account: InboundAccount, item: MessagingItem, profiles: Map<string, MessagingParticipant>, receivedAt: number): Promise<boolean> {
+  const { db, now } = ctx;
+  if (item.kind === 'echo' && item.mid) {
+    const ours = await db.selectFrom('messages').select('id').where('account_id', '=', account.id).where('platform_message_id', '=', item.mid).executeTakeFirst();
+    if (ours) return false;
+  }
+  const participant = profiles.get(profileKey(account.id, item.participantId)) ?? { id: item.participantId, username: null, name: null };
+  const conversation = await conversationFor(db, account, participant, item.timestamp, now);
+  if (item.kind === 'echo' && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new EchoTooEarly();
+
+  const eventId = newId('event', now);
+  const recorded = await db
+    .insertInto('inbox_events')
+    .values({ id: eventId, organization_id: account.organization_id, account_id: account.id, platform: account.platform, kind: 'message', dedupe_key: item.dedupeKey, data: '{}', received_at: receivedAt })
+    .onConflict((oc) => oc.columns(['account_id', 'kind', 'dedupe_key']).doNothing())
+    .executeTakeFirst();
+  if (recorded.numInsertedOrUpdatedRows === 0n) return false;
+
+  const outcome = await apply(db, conversation, item, now);
+  const data = messageEventData(eventId, account, conversation, outcome.facts, receivedAt);
+  await db.updateTable('inbox_events').set({ data: JSON.stringify(data) }).where('id', '=', eventId).execute();
+  await emitMessageEvent(ctx, account.organization_id, outcome.type, data);
+  return true;
+}
+
+interface Outcome {
+  type: MessageEventType;
+  facts: MessageFacts;
+}
+
+async function apply(db: Kysely<Database>, conversation: ConversationRow, item: MessagingItem, now: number): Promise<Outcome> {
+  switch (item.kind) {
+    case 'message':
+    case 'postback':
+    case 'echo': {
+      const direction = item.kind === 'echo' ? 'outbound' : 'inbound';
+      const stored = await insertMessage(db, conversation, {
+        direction,
+        platformMessageId: item.mid,
+        text: item.text,
+        attachments: item.attachments,
+        status: direction === 'inbound' ? 'delivered' : 'sent',
+        sentAt: item.timestamp,
+        postback: item.postback,
+      }, now);
+      if (stored) await touchConversation(db, conversation.id, stored, now, direction === 'inbound' ? 1 : 0);
+      // Stored already by a sync: the event still names it.
+      const known = stored ?? (item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined);
+      const facts = { messageId: known?.id ?? null, platformMessageId: item.mid, direction, text: item.text, attachments: item.attachments, postback: item.postback, sentAt: item.timestamp } as const;
+      return { type: direction === 'inbound' ? 'message.received' : 'message.sent', facts };
+    }
+    case 'read': {
+      // Everything the account sent up to the watermark (Messenger) or the message read (Instagram).
+      const upTo = item.watermark ?? (item.mid ? await sentAtOf(db, conversation, item.mid) : null);
+      const read = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      if (upTo !== null) {
+        await db.updateTable('messages').set({ status: 'read' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', upTo).where('status', 'in', ['sent', 'delivered']).execute();
+      }
+      return { type: 'message.read', facts: { messageId: read?.id ?? null, platformMessageId: item.mid, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp } };
+    }
+    case 'delivery': {
+      if (item.mids.length) {
+        await db.updateTable('messages').set({ status: 'delivered' }).where('account_id', '=', conversation.account_id).where('platform_message_id', 'in', item.mids).where('status', '=', 'sent').execute();
+      }
+      if (item.watermark !== null) {
+        await db.updateTable('messages').set({ status: 'delivered' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', item.watermark).where('status', '=', 'sent').execute();
+      }
+      const first = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      return {
+        type: 'message.delivered',
+        facts: { messageId: first?.id ?? null, platformMessageId: item.mid, platformMessageIds: item.mids, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp },
+      };
+    }
+    case 'reaction': {
+      const target = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      if (target) await db.updateTable('messages').set({ reaction: item.reaction?.action === 'react' ? item.reaction.emoji : null }).where('id', '=', target.id).execute();
+      return {
+        type: 'message.reaction',
+        facts: { messageId: target?.id ?? null, platformMessageId: item.mid, direction: target?.direction ?? 'outbound', text: target?.text ?? null, reaction: item.reaction, sentAt: item.timestamp },
+      };
+    }
+    default: {
+      const unreachable: never = item.kind;
+      return unreachable;
+    }
+  }
+}
+
+function messageByPlatformId(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('messages').selectAll().where('account_id', '=', conversation.account_id).where('platform_message_id', '=', mid).executeTakeFirst();
+}
+
+async function sentAtOf(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<number | null> {
+  const row = await messageByPlatformId(db, conversation, mid);
+  return row ? Number(row.sent_at) : null;
+}

@@ -1,0 +1,88 @@
+// POST /inbox/conversations/{id}/messages: a live direct message to the conversation's person.
+// Checked before any platform call, in order: the conversation (404), the body (400 naming the
+// field), the platform (400 not_supported), approval (403), the messaging permission (403), the
+// window (409 outside_messaging_window), the token (409 reconnect_required). Once the platform
+// took it, the message is stored and message.sent (eventId null) emitted in one transaction.
+// While the call is in flight the conversation says so (`sending_until`), so that the
+// platform's echo, should it be processed before this stores the message id, waits and then
+// finds it (conversations/inbound.ts) instead of recording the message a second time.
+import type { Tenant } from '../../db/tenant.ts';
+import { errors } from '../../http/errors.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { AttachmentType, OutgoingMessage } from '../../platforms/types.ts';
+import { storeFor } from '../../storage/index.ts';
+import { callPlatform } from '../accounts/platform-call.ts';
+import { conversationAccount, messagingOf, refuseUnapprovedSend, requireMessagingPermission, type ConversationDeps } from './access.ts';
+import { emitMessageEvent, messageEventData } from './events.ts';
+import { findConversation, insertMessage, presentMessage, touchConversation } from './records.ts';
+import type { MessageView } from './schemas.ts';
+import { requireOpenWindow } from './window.ts';
+
+/** How long an echo waits for the send it answers (a platform call takes seconds at most). */
+const SENDING_HOLD_MS = 60_000;
+
+export interface SendBody {
+  text?: string | undefined;
+  mediaUrl?: string | undefined;
+  mediaId?: string | undefined;
+  attachmentType?: AttachmentType | undefined;
+  tag?: 'HUMAN_AGENT' | undefined;
+}
+
+const typeOfMime = (mime: string): AttachmentType => (mime.startsWith('image/') ? 'image' : mime.startsWith('video/') ? 'video' : mime.startsWith('audio/') ? 'audio' : 'file');
+
+/** What to send: text, or one attachment by URL (our media by its public URL). */
+async function contentOf(deps: ConversationDeps, tenant: Tenant, body: SendBody): Promise<Pick<OutgoingMessage, 'text' | 'attachment'>> {
+  const given = (['text', 'mediaUrl', 'mediaId'] as const).filter((k) => body[k] !== undefined);
+  if (!given.length) throw errors.invalid('text', 'required (or mediaUrl or mediaId)');
+  if (given.length > 1) throw errors.invalid(given[1] ?? 'mediaUrl', `give one of text, mediaUrl and mediaId (a text and an attachment are two messages)`);
+  if (body.text !== undefined) {
+    if (body.attachmentType !== undefined) throw errors.invalid('attachmentType', 'only with mediaUrl or mediaId');
+    return { text: body.text };
+  }
+  if (body.mediaUrl !== undefined) {
+    if (!/^https?:\/\//i.test(body.mediaUrl)) throw errors.invalid('mediaUrl', 'must be an http(s) URL the platform can fetch');
+    if (body.attachmentType === undefined) throw errors.invalid('attachmentType', 'required with mediaUrl (image, video, audio or file)');
+    return { attachment: { type: body.attachmentType, url: body.mediaUrl } };
+  }
+  const media = await tenant.selectFrom('media').selectAll().where('id', '=', body.mediaId ?? '').executeTakeFirst();
+  if (!media) throw errors.invalid('mediaId', 'no such media');
+  const url = storeFor(deps.config, media.storage)?.publicUrl(media.storage_key) ?? null;
+  if (!url) throw errors.invalid('mediaId', 'the media has no public URL (object storage or PUBLIC_BASE_URL is not configured)');
+  return { attachment: { type: body.attachmentType ?? typeOfMime(media.mime_type), url } };
+}
+
+export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller: Caller, conversationId: string, body: SendBody): Promise<MessageView> {
+  const conversation = await findConversation(tenant, conversationId);
+  const content = await contentOf(deps, tenant, body);
+  const messaging = messagingOf(deps, conversation.platform);
+  const account = await conversationAccount(tenant, conversation.account_id);
+  refuseUnapprovedSend(caller, account);
+  requireMessagingPermission(deps, messaging, account);
+  const lastInbound = conversation.last_inbound_at === null ? null : Number(conversation.last_inbound_at);
+  requireOpenWindow(conversation.platform, lastInbound, deps.clock.now(), body.tag);
+
+  const { db } = deps.store;
+  await db.updateTable('conversations').set({ sending_until: deps.clock.now() + SENDING_HOLD_MS }).where('id', '=', conversation.id).execute();
+  try {
+    const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));
+    const now = deps.clock.now();
+    return await db.transaction().execute(async (trx) => {
+      const attachments = content.attachment ? [{ type: content.attachment.type, url: content.attachment.url }] : [];
+      const text = content.text ?? null;
+      const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
+      // The platform never gives one message id twice; should it, the stored message stands.
+      const row = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', account.id).where('platform_message_id', '=', sent.platformMessageId).executeTakeFirstOrThrow());
+      await touchConversation(trx, conversation.id, row, now);
+      await trx.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+      if (stored) {
+        const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
+        await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
+      }
+      return presentMessage(row);
+    });
+  } catch (error) {
+    await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+    throw error;
+  }
+}

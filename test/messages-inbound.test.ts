@@ -1,0 +1,236 @@
+// Inbound direct messages end to end, on both stores, for a facebook Page (Messenger) and an
+// instagram account of each login: a sandbox person writes, reads, reacts and presses a button;
+// the sandbox sends Meta's signed messaging webhooks; the platform_event.process job stores the
+// conversation and its messages and the contract's message.* events reach a real receiver,
+// signed, with exactly the message shape. A message sent through the service emits message.sent
+// with eventId null and its echo adds nothing; a message written in the platform's own app
+// arrives as an echo and is stored as outbound with message.sent. A Meta retry emits once; a
+// messaging row left unhandled before this handler existed is processed at the worker start.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { queueStandingJobs } from '../src/composition.ts';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import type { Receiver } from './harness/receiver.ts';
+import { waitFor } from './harness/wait.ts';
+import {
+  addDmAccount, api, control, journalMark, messageReceiver, platformCalls, postMeta, settledInbound, startMessagesApp, subscribe,
+  type Delivered, type DmAccount, type Kind, type MessagesApp,
+} from './messages-support.ts';
+
+interface Conversation {
+  id: string;
+  platform: string;
+  accountId: string;
+  participant: { id: string; username: string | null; name: string | null };
+  status: string;
+  unread: number;
+  lastMessageAt: string;
+  lastMessageText: string | null;
+  messagingWindow: { open: boolean; expiresAt: string | null; humanAgentExpiresAt: string | null };
+}
+interface Message {
+  id: string;
+  conversationId: string;
+  direction: string;
+  platformMessageId: string | null;
+  text: string | null;
+  attachments: Array<{ type: string; url: string | null }>;
+  status: string;
+  reaction: string | null;
+  postback: Record<string, unknown> | null;
+  sentAt: string;
+}
+
+const KINDS: Kind[] = ['facebook', 'instagram-facebook', 'instagram-instagram'];
+
+for (const dialect of DIALECTS) {
+  describe(`inbound direct messages [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: MessagesApp;
+    let key: string;
+    let org: string;
+    let receiver: Receiver;
+    let delivered: () => Delivered[];
+    const accounts = new Map<Kind, DmAccount>();
+
+    before(async () => {
+      t = await startMessagesApp(dialect);
+      ({ key, organizationId: org } = await t.tenant());
+      ({ receiver, delivered } = await messageReceiver(t, key));
+      for (const kind of KINDS) {
+        const account = await addDmAccount(t, org, kind);
+        await subscribe(t, key, account);
+        accounts.set(kind, account);
+      }
+    });
+    after(async () => {
+      await receiver.stop();
+      await t.close();
+    });
+
+    const account = (kind: Kind): DmAccount => {
+      const found = accounts.get(kind);
+      if (!found) throw new Error(`no ${kind} account`);
+      return found;
+    };
+    const eventOf = (event: string, match: (d: Delivered) => boolean) => waitFor(() => delivered().find((d) => d.event === event && match(d)), 10_000, `${event}`);
+    const conversationOf = async (accountId: string, participantId: string): Promise<Conversation> => {
+      const listed = await api<{ conversations: Conversation[] }>(t, key, 'GET', `/inbox/conversations?accountId=${accountId}&limit=100`);
+      assert.equal(listed.status, 200);
+      const found = listed.body.conversations.find((c) => c.participant.id === participantId);
+      assert.ok(found, 'the conversation is listed');
+      return found;
+    };
+    const messagesOf = async (conversationId: string): Promise<Message[]> => {
+      const res = await api<{ messages: Message[] }>(t, key, 'GET', `/inbox/conversations/${conversationId}/messages`);
+      assert.equal(res.status, 200);
+      return res.body.messages;
+    };
+
+    for (const kind of KINDS) {
+      const platform = kind === 'facebook' ? 'facebook' : 'instagram';
+      test(`${kind}: a person writes, is answered, reads, reacts and presses a button; an answer from the platform's app arrives as an echo`, async () => {
+        const a = account(kind);
+        const from = platform === 'facebook' ? { name: `Dana ${kind}` } : { username: `dana.${kind}`, name: `Dana ${kind}` };
+        const written = await control(t, 'messages', { accountId: a.platformUserId, text: 'Do you deliver?', from });
+        const mid = String(written.mid);
+        const personId = String(written.senderId);
+
+        // message.received, with the person's profile.
+        const received = await eventOf('message.received', (d) => d.data.platformMessageId === mid);
+        const conversation = await conversationOf(a.id, personId);
+        const [inbound] = await messagesOf(conversation.id);
+        assert.ok(inbound);
+        const participant = { id: personId, username: platform === 'instagram' ? `dana.${kind}` : null, name: `Dana ${kind}` };
+        assert.equal(received.id, received.data.eventId);
+        assert.deepEqual(received.data, {
+          eventId: received.data.eventId,
+          platform,
+          accountId: a.id,
+          externalId: `ext-${kind}`,
+          conversationId: conversation.id,
+          messageId: inbound.id,
+          platformMessageId: mid,
+          platformMessageIds: [mid],
+          direction: 'inbound',
+          participant,
+          text: 'Do you deliver?',
+          attachments: [],
+          postback: null,
+          reaction: null,
+          watermark: null,
+          sentAt: inbound.sentAt,
+          receivedAt: received.data.receivedAt,
+        });
+        assert.deepEqual({ ...conversation, lastMessageAt: undefined, messagingWindow: undefined }, {
+          id: conversation.id, platform, accountId: a.id, participant, status: 'active', unread: 1, lastMessageAt: undefined, lastMessageText: 'Do you deliver?', messagingWindow: undefined,
+        });
+        assert.equal(conversation.messagingWindow.open, true);
+        assert.equal(Date.parse(conversation.messagingWindow.expiresAt ?? ''), Date.parse(inbound.sentAt) + 86_400_000);
+        assert.equal(Date.parse(conversation.messagingWindow.humanAgentExpiresAt ?? ''), Date.parse(inbound.sentAt) + 7 * 86_400_000);
+        assert.deepEqual({ ...inbound, id: undefined, sentAt: undefined }, { id: undefined, conversationId: conversation.id, direction: 'inbound', platformMessageId: mid, text: 'Do you deliver?', attachments: [], status: 'delivered', reaction: null, postback: null, sentAt: undefined });
+
+        // An answer through the service: message.sent with eventId null, once (its echo adds nothing).
+        const seq = journalMark(t);
+        const sent = await api<{ message: Message }>(t, key, 'POST', `/inbox/conversations/${conversation.id}/messages`, { text: 'Yes, within 5 km' });
+        assert.equal(sent.status, 201, JSON.stringify(sent.body));
+        const calls = platformCalls(t, seq);
+        assert.equal(calls.length, 1);
+        const inboxId = kind === 'instagram-instagram' ? a.platformUserId : a.pageId;
+        assert.equal(calls[0]?.method, 'POST');
+        assert.match(calls[0]?.path ?? '', new RegExp(`/${inboxId}/messages$`));
+        assert.equal(calls[0]?.host, kind === 'instagram-instagram' ? 'graph.instagram.com' : 'graph.facebook.com');
+        assert.deepEqual(calls[0]?.body, { recipient: { id: personId }, messaging_type: 'RESPONSE', message: { text: 'Yes, within 5 km' } });
+        const outbound = sent.body.message;
+        const sentEvent = await eventOf('message.sent', (d) => d.data.messageId === outbound.id);
+        assert.deepEqual(sentEvent.data, {
+          eventId: null, platform, accountId: a.id, externalId: `ext-${kind}`, conversationId: conversation.id, messageId: outbound.id,
+          platformMessageId: outbound.platformMessageId, platformMessageIds: [outbound.platformMessageId], direction: 'outbound', participant,
+          text: 'Yes, within 5 km', attachments: [], postback: null, reaction: null, watermark: null, sentAt: outbound.sentAt, receivedAt: sentEvent.data.receivedAt,
+        });
+        if (platform === 'facebook') {
+          // Messenger also says it was delivered.
+          const deliveredEvent = await eventOf('message.delivered', (d) => d.data.platformMessageIds.includes(outbound.platformMessageId ?? ''));
+          assert.equal(deliveredEvent.data.messageId, outbound.id);
+          assert.equal(deliveredEvent.data.direction, 'outbound');
+          assert.equal(typeof deliveredEvent.data.watermark, 'number');
+        }
+        await settledInbound(t);
+        assert.equal(delivered().filter((d) => d.event === 'message.sent' && d.data.platformMessageId === outbound.platformMessageId).length, 1);
+        assert.equal((await messagesOf(conversation.id)).length, 2);
+
+        // The person reads: message.read, the answer is read.
+        const read = await control(t, 'reads', { accountId: a.platformUserId, from: { id: personId } });
+        const readEvent = await eventOf('message.read', (d) => d.data.conversationId === conversation.id);
+        if (platform === 'facebook') assert.equal(readEvent.data.watermark, read.watermark);
+        else assert.equal(readEvent.data.platformMessageId, read.mid);
+        assert.equal(readEvent.data.direction, 'outbound');
+        await waitFor(async () => ((await messagesOf(conversation.id)).find((m) => m.id === outbound.id)?.status === 'read' ? true : null), 5000, 'read status');
+
+        // The person reacts to the answer, then takes the reaction back.
+        await control(t, 'reactions', { mid: outbound.platformMessageId, reaction: 'love' });
+        const reacted = await eventOf('message.reaction', (d) => d.data.messageId === outbound.id && d.data.reaction?.action === 'react');
+        assert.deepEqual(reacted.data.reaction, { action: 'react', emoji: '❤' });
+        assert.equal((await messagesOf(conversation.id)).find((m) => m.id === outbound.id)?.reaction, '❤');
+        await control(t, 'reactions', { mid: outbound.platformMessageId, action: 'unreact' });
+        const unreacted = await eventOf('message.reaction', (d) => d.data.messageId === outbound.id && d.data.reaction?.action === 'unreact');
+        assert.deepEqual(unreacted.data.reaction, { action: 'unreact', emoji: null });
+        await waitFor(async () => ((await messagesOf(conversation.id)).find((m) => m.id === outbound.id)?.reaction === null ? true : null), 5000, 'reaction removed');
+
+        // A button: message.received with the postback.
+        await control(t, 'postbacks', { accountId: a.platformUserId, from: { id: personId }, title: 'Opening hours', payload: 'HOURS' });
+        const pressed = await eventOf('message.received', (d) => d.data.conversationId === conversation.id && d.data.postback !== null);
+        assert.deepEqual(pressed.data.postback, { title: 'Opening hours', payload: 'HOURS' });
+        assert.equal(pressed.data.text, 'Opening hours');
+
+        // Someone answers in the platform's own app: stored as outbound, message.sent with its eventId.
+        const inApp = await control(t, 'app-messages', { accountId: a.platformUserId, to: { id: personId }, text: 'See you soon' });
+        const echoed = await eventOf('message.sent', (d) => d.data.platformMessageId === inApp.mid);
+        assert.ok(echoed.data.eventId);
+        assert.equal(echoed.id, echoed.data.eventId);
+        assert.equal(echoed.data.direction, 'outbound');
+        assert.equal(echoed.data.text, 'See you soon');
+        const history = await messagesOf(conversation.id);
+        assert.deepEqual(history.map((m) => [m.direction, m.text]), [['inbound', 'Do you deliver?'], ['outbound', 'Yes, within 5 km'], ['inbound', 'Opening hours'], ['outbound', 'See you soon']]);
+        const after = await api<{ conversation: Conversation }>(t, key, 'GET', `/inbox/conversations/${conversation.id}`);
+        assert.equal(after.body.conversation.lastMessageText, 'See you soon');
+        assert.equal(after.body.conversation.unread, 2);
+      });
+    }
+
+    test('a Meta retry of a message, byte for byte or re-batched, records and emits once', async () => {
+      const a = account('facebook');
+      const item = { sender: { id: 'psid-retry-1' }, recipient: { id: a.platformUserId }, timestamp: t.clock.now(), message: { mid: 'm_retry_1', text: 'hello?' } };
+      const first = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: 1, messaging: [item] }] });
+      const rebatched = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: 2, messaging: [item] }] });
+      const results = await Promise.all([postMeta(t, first), postMeta(t, first), postMeta(t, rebatched)]);
+      assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+      await eventOf('message.received', (d) => d.data.platformMessageId === 'm_retry_1');
+      await settledInbound(t);
+      const rows = await t.runtime.deps.store.db.selectFrom('platform_webhook_events').select(['status', 'body']).execute();
+      assert.deepEqual(rows.filter((r) => r.body.includes('m_retry_1')).map((r) => r.status), ['processed', 'processed']);
+      assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_retry_1').length, 1);
+      const stored = await t.runtime.deps.store.db.selectFrom('messages').select('id').where('platform_message_id', '=', 'm_retry_1').execute();
+      assert.equal(stored.length, 1);
+      // The person's profile could not be read (no such PSID in the sandbox): the message is kept without it.
+      const conversation = await conversationOf(a.id, 'psid-retry-1');
+      assert.deepEqual(conversation.participant, { id: 'psid-retry-1', username: null, name: null });
+    });
+
+    test('a messaging row left unhandled before this handler is processed at the worker start', async () => {
+      const a = account('instagram-instagram');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      const body = JSON.stringify({ object: 'instagram', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: 'igsid-old' }, recipient: { id: a.platformUserId }, timestamp: now - 60_000, message: { mid: 'ig_old_1', text: 'anyone there?' } }] }] });
+      await db.insertInto('platform_webhook_events').values({ id: 'old-dm', family: 'meta', object: 'instagram', body, status: 'unhandled', note: 'no handler yet for instagram.messaging', received_at: now, processed_at: now }).execute();
+      await queueStandingJobs(t.runtime.deps);
+      const got = await eventOf('message.received', (d) => d.data.platformMessageId === 'ig_old_1');
+      assert.equal(got.data.receivedAt, new Date(now).toISOString());
+      assert.equal(got.data.sentAt, new Date(now - 60_000).toISOString());
+      const row = await waitFor(async () => {
+        const found = await db.selectFrom('platform_webhook_events').selectAll().where('id', '=', 'old-dm').executeTakeFirst();
+        return found?.status === 'processed' ? found : null;
+      }, 8000, 'the re-run');
+      assert.match(row.note ?? '', /1 inbox event/);
+    });
+  });
+}
