@@ -77,6 +77,8 @@ for (const dialect of DIALECTS) {
       assert.equal(bytes.status, 200);
       assert.equal(bytes.headers.get('content-type'), 'image/jpeg');
       assert.equal(bytes.headers.get('content-length'), String(bigJpeg.length));
+      assert.equal(bytes.headers.get('content-disposition'), 'attachment');
+      assert.equal(bytes.headers.get('x-content-type-options'), 'nosniff');
       assert.ok(Buffer.from(await bytes.arrayBuffer()).equals(bigJpeg), 'the download is exactly the bytes uploaded');
       // The media node for its URL, then the URL on Meta's media host with the token.
       const hops = callsSince(t, before);

@@ -29,6 +29,9 @@ export function getMedia(api: Api): void {
       }
       const download = await downloadMedia(deps, row, request.params.waMediaId);
       reply.header('content-type', download.contentType);
+      // Bytes a person sent (a document may be HTML): a browser saves them, never renders them here.
+      reply.header('content-disposition', 'attachment');
+      reply.header('x-content-type-options', 'nosniff');
       if (download.contentLength !== null) reply.header('content-length', download.contentLength);
       // A stream is sent as it is (no serializer); the 200 schema describes the info form.
       const bytes: unknown = Readable.fromWeb(download.body);
