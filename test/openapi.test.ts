@@ -30,12 +30,15 @@ const ADS_CALLS = ['listAdAccounts', 'boostPost', 'listCampaigns', 'createCampai
   'listAds', 'createAd', 'getAd', 'updateAd', 'listAudiences', 'createAudience', 'getAudience', 'deleteAudience', 'addAudienceUsers', 'readAdInsights', 'searchTargeting'];
 // Direct messages: the operations that call the platform (platforms/meta/messaging-errors.ts).
 const MESSAGE_CALLS = ['syncConversations', 'sendConversationMessage', 'markConversationRead', 'syncConversation'];
+// The account analytics read the platform as a whole (post analytics and best time answer a
+// target's failure beside the others' values instead).
+const ANALYTICS_CALLS = ['getAccountAnalytics', 'getAccountDemographics', 'getOnlineFollowers'];
 const ANSWERED_BY: Record<ErrorCode, string[]> = {
-  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
-  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
+  invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
   approval_required: [...PUBLISHED_OPS, ...COMMENT_WRITES, 'sendConversationMessage'],
-  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
-  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  missing_permission: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
+  reconnect_required: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
   outside_messaging_window: ['sendConversationMessage'],
   recipient_unavailable: ['sendConversationMessage', 'markConversationRead'],
   sync_required: ['syncConversation'],
@@ -51,13 +54,13 @@ const ANSWERED_BY: Record<ErrorCode, string[]> = {
   DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
   pending_expired: ['getPendingConnection', 'selectPendingConnection'],
   payload_too_large: ['createMedia', 'uploadWhatsAppMedia'],
-  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  rate_limited: ['createPost', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
   template_error: ['listWhatsAppTemplates', 'createWhatsAppTemplate', 'getWhatsAppTemplate', 'deleteWhatsAppTemplate'],
   recipient_not_allowed: [],
   account_restricted: WHATSAPP_CALLS,
   phone_number_not_registered: WHATSAPP_CALLS,
   marketing_limit: [],
-  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS],
+  platform_error: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
 };
 
 describe('OpenAPI document', () => {
