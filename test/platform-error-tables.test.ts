@@ -312,6 +312,7 @@ describe('WhatsApp Cloud API error table', () => {
   // Each row: the PlatformError kind, then the contract's answer (status and code).
   const rows: Record<number, [PlatformErrorKind, number, string]> = {
     0: ['auth', 409, 'reconnect_required'],
+    131047: ['outside_window', 409, 'outside_messaging_window'],
     131030: ['invalid', 403, 'recipient_not_allowed'],
     131031: ['permanent', 403, 'account_restricted'],
     368: ['permanent', 403, 'account_restricted'],

@@ -1,8 +1,6 @@
 // The Cloud API's error table (platforms.md §7.6, DESIGN "WhatsApp"): each code the contract
 // names answers with its own catalogue code; the rest fall back to the Graph table of the Meta
 // family (meta/errors.ts: 190 reconnect, 10 and 200–299 missing permission, 100 invalid …).
-// 131047 (re-engagement, outside the 24-hour window) joins with sending messages, which answers
-// it as outside_messaging_window.
 // Keyed on the parsed `code`, never on message text. The message shown is the Cloud API's
 // `error_data.details` (what Meta says to show) or `error_user_msg`, else its `message`.
 import type { ErrorCode } from '../../http/errors.ts';
@@ -22,6 +20,7 @@ const row = (kind: PlatformErrorKind, code: ErrorCode): WhatsAppErrorRow => ({ k
 /** Codes the contract gives their own answer. Marketing limits are not retried: Meta says to wait. */
 export const WHATSAPP_CODES: ReadonlyMap<number, WhatsAppErrorRow> = new Map<number, WhatsAppErrorRow>([
   [0, row('auth', 'reconnect_required')], // AuthException
+  [131047, row('outside_window', 'outside_messaging_window')], // re-engagement: over 24 h since the person wrote
   [131030, row('invalid', 'recipient_not_allowed')], // a test number's allowed list
   [131031, row('permanent', 'account_restricted')], // business account locked
   [368, row('permanent', 'account_restricted')], // temporarily blocked for policy violations
