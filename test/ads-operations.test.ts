@@ -178,6 +178,32 @@ for (const dialect of DIALECTS) {
       assert.match(low.body.error?.message ?? '', /Your Budget Is Too Low: The minimum budget/);
     });
 
+    test('a creative from an Instagram post, as the Instagram account linked to the Page', async () => {
+      const { sealer, store, clock } = t.runtime.deps;
+      const igUserId = '17841400000000077';
+      const now = clock.now();
+      await store.db
+        .insertInto('accounts')
+        .values({
+          id: `acc_ig${String(now)}`, organization_id: org, platform: 'instagram', platform_user_id: igUserId, username: 'sandbox.bakery', display_name: null, avatar_url: null, external_id: null,
+          status: 'active', approval_required: 0, access_token_enc: sealer.seal('unused'), refresh_token_enc: null, token_expires_at: null, scopes: '', metadata: JSON.stringify({ login: 'facebook', pageId: fb.pageId }),
+          connected_at: now, updated_at: now,
+        })
+        .execute();
+      const body = { accountId: fb.id, instagramMediaId: '17900000000000123', callToAction: { type: 'LEARN_MORE', link: 'https://bakery.example/menu' }, confirm: true };
+      const creative = ok(await api('POST', '/ads/creatives', body), 201).creative as Record<string, unknown>;
+      assert.deepEqual([creative.instagramMediaId, creative.callToActionType], ['17900000000000123', 'LEARN_MORE']);
+      const stored = t.sandbox.ads.creatives.get(String(creative.id));
+      assert.deepEqual([stored?.sourceInstagramMediaId, stored?.instagramUserId, stored?.callToAction?.type], ['17900000000000123', igUserId, 'LEARN_MORE']);
+
+      // Another organization's Page has no linked Instagram account: it must be named.
+      const other = await t.tenant();
+      const lone = await addAdsAccount(t, other.organizationId);
+      const seq = mark();
+      assert.deepEqual(refused(await api('POST', '/ads/creatives', { ...body, accountId: lone.id }, other.key)), [400, 'instagramUserId']);
+      assert.equal(callsSince(seq).filter((e) => e.method === 'POST').length, 0);
+    });
+
     test('money in a currency without minor units (JPY): whole amounts sent as they are, decimals refused', async () => {
       const { organizationId, key: yenKey } = await t.tenant();
       const yen = await addAdsAccount(t, organizationId, { currency: 'JPY' });
