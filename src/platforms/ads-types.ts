@@ -193,6 +193,7 @@ export interface AdsCapability {
   createAdSet(credentials: AdsCredentials, adAccountId: string, input: AdSetInput): Promise<{ id: string }>;
 
   creatives(credentials: AdsCredentials, adAccountId: string, page: AdListRequest): Promise<AdPage<PlatformCreative>>;
+  creative(credentials: AdsCredentials, id: string): Promise<PlatformCreative>;
   createCreative(credentials: AdsCredentials, adAccountId: string, input: CreativeInput): Promise<{ id: string }>;
 
   ads(credentials: AdsCredentials, parent: { adAccountId: string } | { adSetId: string }, page: AdListRequest): Promise<AdPage<PlatformAd>>;

@@ -69,14 +69,5 @@ export async function createCreative(deps: AdsDeps, tenant: Tenant, body: NewCre
   const input = await creativeInput(tenant, scope.account, body, body.name ?? `Creative ${new Date(deps.clock.now()).toISOString()}`);
   const created = await adsCall(deps, scope.account, (ads, credentials) => ads.createCreative(credentials, scope.adAccountId, input));
   await recordObjects(tenant, deps.clock.now(), [{ platformId: created.id, kind: 'creative', accountId: scope.account.id, adAccountId: scope.adAccountId, createdHere: true }]);
-  return {
-    id: created.id,
-    accountId: scope.account.id,
-    adAccountId: scope.adAccountId,
-    name: input.name,
-    objectStoryId: input.kind === 'post' ? input.objectStoryId : null,
-    instagramMediaId: input.kind === 'instagram' ? input.instagramMediaId : null,
-    link: input.kind === 'link' ? input.link : null,
-    callToActionType: input.kind !== 'post' ? (input.callToAction?.type ?? null) : null,
-  };
+  return presentCreative(await adsCall(deps, scope.account, (ads, credentials) => ads.creative(credentials, created.id)), scope.account.id);
 }

@@ -206,6 +206,7 @@ export function marketingApi(ctx: PlatformContext): AdsCapability {
     },
 
     creatives: (credentials, adAccountId, request) => page(credentials, `/${adAccountId}/adcreatives`, CREATIVE_FIELDS, request, toCreative),
+    creative: async (credentials, id) => toCreative(await call(credentials, 'GET', `/${id}`, { fields: CREATIVE_FIELDS })),
     createCreative: async (credentials, adAccountId, input) => created(await call(credentials, 'POST', `/${adAccountId}/adcreatives`, creativeParams(input))),
 
     ads: (credentials, parent, request) => page(credentials, 'adSetId' in parent ? `/${parent.adSetId}/ads` : `/${parent.adAccountId}/ads`, AD_FIELDS, request, toAd),
