@@ -16,7 +16,7 @@ import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerMcpHttp } from './mcp/http.ts';
-import { appRoutes, createAuthenticator } from './composition.ts';
+import { appRoutes, createAuthenticator, dashboard } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import type { Api } from './http/types.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -62,6 +62,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerProbes(app);
   if (deps.sandbox) await app.register(sandboxPlugin, { prefix: SANDBOX_PREFIX, state: deps.sandbox });
   for (const route of appRoutes.root) route(app);
+  await app.register(dashboard.plugin, { prefix: dashboard.prefix });
 
   await app.register(
     (api, _options, done) => {

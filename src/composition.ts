@@ -13,6 +13,7 @@ import { adRoutes, adSchemas } from './modules/ads/index.ts';
 import { analyticsJobs, analyticsRoutes, analyticsSchemas, queueAnalyticsSnapshots } from './modules/analytics/index.ts';
 import { commentRoutes, commentSchemas } from './modules/comments/index.ts';
 import { connectRoutes, connectSchemas } from './modules/connect/index.ts';
+import { DASHBOARD_PREFIX, dashboardPlugin } from './modules/dashboard/index.ts';
 import { conversationRoutes, conversationSchemas } from './modules/conversations/index.ts';
 import { inboxJobs, inboxRoutes, inboxSchemas, queueInboxPolls } from './modules/inbox/index.ts';
 import { keyAuthenticator } from './modules/keys/index.ts';
@@ -28,6 +29,9 @@ export const appRoutes: AppRoutes = {
   root: [...mediaFileRoutes],
   schemas: [...accountSchemas, ...connectSchemas, ...mediaSchemas, ...postSchemas, ...webhookSchemas, ...inboxSchemas, ...commentSchemas, ...conversationSchemas, ...whatsappSchemas, ...analyticsSchemas, ...adSchemas],
 };
+
+/** The dashboard's pages, outside /api/v1 (a plugin of its own: cookies, forms, HTML errors). */
+export const dashboard = { plugin: dashboardPlugin, prefix: DASHBOARD_PREFIX };
 
 /** Who is behind an API key: the keys module answers for the app's auth hook. */
 export function createAuthenticator(deps: Pick<AppDeps, 'store'>): Authenticator {

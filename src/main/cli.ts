@@ -7,6 +7,7 @@ import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys/servi
 import { createOrganization, findOrganization, listOrganizations } from '../modules/orgs/service.ts';
 import { approvePost, rejectPost } from '../modules/posts/approval.ts';
 import { createSignInLink, DASHBOARD_PREFIX, LINK_TTL_MS, revokeOrganizationSessions } from '../modules/dashboard/index.ts';
+import { createSignInLink, DASHBOARD_PREFIX, LINK_TTL_MS, revokeOrganizationSessions } from '../modules/dashboard/index.ts';
 import { openMigratedStore, StartupError } from '../runtime.ts';
 import { API_KEY_VARIABLE, runMcpStdio } from '../mcp/stdio.ts';
 import { printMcpTools } from '../mcp/tool-docs.ts';
@@ -33,6 +34,8 @@ export const USAGE = `usage: socialapi <command> [options]
   keys rotate KEY_ID           print a new key and revoke the old one
   posts approve POST_ID        approve a post held for approval
   posts reject POST_ID [--reason TEXT]
+  dashboard link --org ORG [--email E]   print a single-use dashboard sign-in link (15 minutes)
+  dashboard revoke --org ORG   sign every dashboard session of the organization out
   dashboard link --org ORG [--email E]   print a single-use dashboard sign-in link (15 minutes)
   dashboard revoke --org ORG   sign every dashboard session of the organization out
 
@@ -144,6 +147,8 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
       return keysCommand(sub, rest, out, config);
     case 'dashboard':
       return dashboardCommand(sub, rest, out, config);
+    case 'dashboard':
+      return dashboardCommand(sub, rest, out, config);
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
@@ -200,6 +205,30 @@ async function keysCommand(sub: string | undefined, rest: string[], out: (line: 
     default:
       throw new UsageError(`unknown keys command ${sub ?? ''}`);
   }
+}
+
+async function dashboardCommand(sub: string | undefined, rest: string[], out: (line: string) => void, config: () => Config): Promise<number> {
+  if (sub !== 'link' && sub !== 'revoke') throw new UsageError(`unknown dashboard command ${sub ?? ''}`);
+  const { values } = parse(rest, { org: { type: 'string' }, email: { type: 'string' } }, 0);
+  if (!values.org) throw new UsageError('--org is required');
+  if (sub === 'revoke' && values.email !== undefined) throw new UsageError('--email is for dashboard link');
+  const orgId = values.org;
+  const email = values.email === undefined ? null : values.email.trim();
+  if (email !== null && !/^[^\s@]{1,100}@[^\s@]{1,200}$/.test(email)) throw new UsageError('--email must be an email address');
+  const settings = config();
+  const done = await withStore(settings, async (store) => {
+    if (!(await findOrganization(store.db, orgId))) return null;
+    if (sub === 'revoke') return `${await revokeOrganizationSessions(store.db, systemClock.now(), orgId)} dashboard session(s) of ${orgId} signed out`;
+    const { token } = await createSignInLink(store.db, systemClock.now(), orgId, email);
+    return `${settings.publicBaseUrl}${DASHBOARD_PREFIX}/login/${token}`;
+  });
+  if (done === null) {
+    out(`no organization ${orgId}`);
+    return 1;
+  }
+  if (sub === 'link') out(`Open this link to sign in to the dashboard of ${orgId}${email ? ` as ${email}` : ''} (single use, valid ${LINK_TTL_MS / 60_000} minutes):`);
+  out(done);
+  return 0;
 }
 
 async function dashboardCommand(sub: string | undefined, rest: string[], out: (line: string) => void, config: () => Config): Promise<number> {
