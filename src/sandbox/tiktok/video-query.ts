@@ -12,6 +12,12 @@ const FIELDS = new Set(['id', 'create_time', 'title', 'video_description', 'shar
 const COUNTS: Record<string, number> = { view_count: 2000, like_count: 300, comment_count: 40, share_count: 25 };
 const DAY_MS = 86_400_000;
 
+/** A public video's counts at `now`, the same in the video list and the video query. */
+export function videoCounts(id: string, createdAt: number, now: number): Record<string, number> {
+  const days = 1 + Math.max(0, Math.floor((now - createdAt) / DAY_MS));
+  return Object.fromEntries(Object.entries(COUNTS).map(([field, max]) => [field, stableNumber(`${id}:${field}`, 0, max) * days]));
+}
+
 export function videoQuery(ctx: RouteContext): unknown {
   const { token, creator } = tiktokAuth(ctx);
   requireScope(token, 'video.list');
@@ -26,7 +32,6 @@ export function videoQuery(ctx: RouteContext): unknown {
     .filter((p) => p.creatorId === creator.id && p.postId !== null && ids.includes(String(p.postId)) && p.privacyLevel !== 'SELF_ONLY' && publishStatus(state, p) === 'PUBLISH_COMPLETE')
     .map((p) => {
       const id = String(p.postId);
-      const days = 1 + Math.max(0, Math.floor((now - p.createdAt) / DAY_MS));
       const all: Record<string, unknown> = {
         id,
         create_time: Math.floor(p.createdAt / 1000),
@@ -34,7 +39,7 @@ export function videoQuery(ctx: RouteContext): unknown {
         video_description: p.description,
         share_url: `https://www.tiktok.com/@${creator.username}/${p.media === 'PHOTO' ? 'photo' : 'video'}/${id}`,
         duration: 0,
-        ...Object.fromEntries(Object.entries(COUNTS).map(([field, max]) => [field, stableNumber(`${id}:${field}`, 0, max) * days])),
+        ...videoCounts(id, p.createdAt, now),
       };
       return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
     });

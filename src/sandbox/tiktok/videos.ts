@@ -5,6 +5,7 @@ import type { RouteContext } from '../core/router.ts';
 import { requireScope, tiktokAuth } from './auth.ts';
 import { invalidParams, ok } from './envelope.ts';
 import { publishStatus } from './status.ts';
+import { videoCounts } from './video-query.ts';
 
 const FIELDS = new Set(['id', 'create_time', 'title', 'video_description', 'share_url', 'duration', 'cover_image_url', 'embed_link', 'like_count', 'comment_count', 'share_count', 'view_count']);
 
@@ -31,10 +32,7 @@ export function videoList(ctx: RouteContext): unknown {
       video_description: p.description,
       share_url: `https://www.tiktok.com/@${creator.username}/${p.media === 'PHOTO' ? 'photo' : 'video'}/${String(p.postId)}`,
       duration: 0,
-      like_count: 0,
-      comment_count: 0,
-      share_count: 0,
-      view_count: 0,
+      ...videoCounts(String(p.postId), p.createdAt, state.clock.now()),
     };
     return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
   });
