@@ -339,6 +339,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(refused(await api('GET', '/ads/insights?breakdowns=shoe_size')), [400, 'breakdowns']);
       assert.deepEqual(refused(await api('GET', '/ads/insights?level=galaxy')), [400, 'query.level']);
       assert.deepEqual(refused(await api('GET', '/ads/insights?objectId=999999999')), [404, 'Ad object not found']);
+      assert.deepEqual(refused(await api('GET', '/ads/insights?objectId=act_999999999', undefined, (await t.tenant()).key)), [400, 'objectId']);
       assert.deepEqual(callsSince(seq), []);
     });
 

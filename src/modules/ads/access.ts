@@ -67,13 +67,18 @@ export async function accountOf(tenant: Tenant, record: AdRecord, accountId: str
  * organization's only ad account (of accountId when given, read from the platform if that
  * account's were never listed); else 400 naming adAccountId.
  */
-export async function adAccountScope(deps: AdsDeps, tenant: Tenant, input: { accountId?: string | undefined; adAccountId?: string | undefined }): Promise<AdScope> {
+export async function adAccountScope(
+  deps: AdsDeps,
+  tenant: Tenant,
+  input: { accountId?: string | undefined; adAccountId?: string | undefined },
+  field = 'adAccountId',
+): Promise<AdScope> {
   const given = input.accountId !== undefined ? await findAccount(tenant, input.accountId) : null;
   if (input.adAccountId !== undefined) {
     const adAccountId = input.adAccountId.startsWith('act_') ? input.adAccountId : `act_${input.adAccountId}`;
     const record = await findRecord(tenant, adAccountId, ['ad_account']);
     if (record) return { account: given ?? (await findAccount(tenant, record.account_id)), adAccountId };
-    if (!given) throw errors.invalid('adAccountId', 'no such ad account (list them with GET /ads/accounts?accountId=…)');
+    if (!given) throw errors.invalid(field, 'no such ad account (list them with GET /ads/accounts?accountId=…)');
     await adsCall(deps, given, (ads, credentials) => ads.adAccount(credentials, adAccountId));
     await recordObjects(tenant, deps.clock.now(), [{ platformId: adAccountId, kind: 'ad_account', accountId: given.id, adAccountId }]);
     return { account: given, adAccountId };
