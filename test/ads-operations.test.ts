@@ -367,10 +367,14 @@ for (const dialect of DIALECTS) {
       assert.ok(built);
       const [campaign, adSet, ad, creative] = [built.campaignId, built.adsetId, built.id, built.creativeId];
       assert.equal((await api('GET', `/ads/ads/${ad}`)).status, 200);
+      const audience = String((ok(await api('POST', '/ads/audiences', { accountId: fb.id, name: 'Ours', confirm: true }), 201).audience as { id: string }).id);
       const seq = mark();
-      for (const path of [`/ads/campaigns/${campaign}`, `/ads/adsets/${adSet}`, `/ads/ads/${ad}`, '/ads/audiences/23800000000000001']) {
+      for (const path of [`/ads/campaigns/${campaign}`, `/ads/adsets/${adSet}`, `/ads/ads/${ad}`, `/ads/audiences/${audience}`]) {
         assert.equal((await api('GET', path, undefined, other.key)).status, 404, path);
       }
+      assert.equal((await api('DELETE', `/ads/audiences/${audience}`, undefined, other.key)).status, 404);
+      assert.equal((await api('POST', `/ads/audiences/${audience}/users`, { emails: ['a@example.com'] }, other.key)).status, 404);
+      assert.equal(t.sandbox.ads.audiences.get(audience)?.deleted, false);
       assert.equal((await api('PATCH', `/ads/campaigns/${campaign}`, { status: 'PAUSED' }, other.key)).status, 404);
       assert.equal((await api('PATCH', `/ads/ads/${ad}`, { status: 'ACTIVE', confirm: true }, other.key)).status, 404);
       assert.equal((await api('GET', `/ads/adsets?parentId=${campaign}`, undefined, other.key)).status, 404);
