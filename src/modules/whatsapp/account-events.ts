@@ -134,9 +134,19 @@ interface WabaAccount {
   username: string | null;
 }
 
-/** Every organization's WhatsApp accounts of a business account (its id is in their metadata). */
+/**
+ * Every organization's WhatsApp accounts of a business account (its id is in their metadata).
+ * The metadata text is narrowed with LIKE on the id (digits only, so no pattern characters), then
+ * read exactly.
+ */
 async function accountsOfWaba(trx: Kysely<Database>, wabaId: string): Promise<WabaAccount[]> {
-  const rows = await trx.selectFrom('accounts').select(['id', 'organization_id', 'external_id', 'username', 'metadata']).where('platform', '=', 'whatsapp').execute();
+  if (!/^\d{1,30}$/.test(wabaId)) return [];
+  const rows = await trx
+    .selectFrom('accounts')
+    .select(['id', 'organization_id', 'external_id', 'username', 'metadata'])
+    .where('platform', '=', 'whatsapp')
+    .where('metadata', 'like', `%${wabaId}%`)
+    .execute();
   return rows.filter((row) => parseMetadata(row.metadata).wabaId === wabaId);
 }
 
