@@ -94,6 +94,17 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('a read the platform refuses is kept with its error, once, without becoming the newest', async () => {
+      const bare = await addInsightsAccount(t, org, 'instagram', { noInsights: true });
+      const post = await published(bare.id);
+      const target = post.targets[0]?.id ?? '';
+      await advanceAndSweep(HOUR, async () => (await stages(target)).length === 1, 'the 1h snapshot');
+      const [row] = await db().selectFrom('analytics_snapshots').selectAll().where('target_id', '=', target).execute();
+      assert.deepEqual([row?.stage, row?.latest, row?.metrics, (JSON.parse(row?.errors ?? '[]') as Array<{ metric: string | null; code: string }>).map((e) => [e.metric, e.code])], ['1h', 0, '{}', [[null, 'missing_permission']]]);
+      const answer = (await (await t.request(`/api/v1/analytics/posts/${post.id}`, { key })).json()) as { targets: Array<{ source: string; takenAt: string | null; errors: Array<{ code: string }> }> };
+      assert.deepEqual([answer.targets[0]?.source, answer.targets[0]?.takenAt, answer.targets[0]?.errors.map((e) => e.code)], ['live', null, ['missing_permission']], 'read again, not answered from a failed read');
+    });
+
     test('a read that failed for a reason that may pass is not kept, and is taken at the next tick', async () => {
       const ig = await addInsightsAccount(t, org, 'instagram');
       const post = await published(ig.id);

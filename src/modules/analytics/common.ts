@@ -22,11 +22,10 @@ const WHAT: Record<InsightsCapability, string> = {
   onlineFollowers: 'online followers',
 };
 
-export async function findAccount(tenant: Tenant, accountId: string, field?: string): Promise<AccountRow> {
+export async function findAccount(tenant: Tenant, accountId: string): Promise<AccountRow> {
   const row = await tenant.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-  if (row) return row;
-  // An account named in the query is a reference, not the path's resource (DESIGN §2 Ids).
-  throw field ? errors.invalid(field, 'no such account') : errors.notFound('Account');
+  if (!row) throw errors.notFound('Account');
+  return row;
 }
 
 /** The adapter's capability, or 400 not_supported naming the platforms that have it. */

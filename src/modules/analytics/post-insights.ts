@@ -1,6 +1,6 @@
 // GET /analytics/posts/{id}: the insights of each published target of a post, under our metric
-// names. Answered from the target's newest snapshot unless refresh=1 (or there is none yet); a
-// live read is kept as the target's `refresh` snapshot when it got any value. One target's
+// names. Answered from the target's newest snapshot with values unless refresh=1 (or there is
+// none yet); a live read is kept as the target's `refresh` snapshot when it got any value. One target's
 // failure (its token, its permission, the platform) is that target's error beside the others.
 import type { PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
@@ -22,7 +22,7 @@ function offeredByAny(deps: AnalyticsDeps): MetricName[] {
 }
 
 export async function postAnalytics(deps: AnalyticsDeps, tenant: Tenant, postId: string, query: PostAnalyticsQuery): Promise<{ postId: string; targets: TargetInsightsView[] }> {
-  const asked = query.metrics === undefined ? null : parseMetrics(query.metrics, offeredByAny(deps));
+  const asked = query.metrics === undefined || query.metrics.trim() === '' ? null : parseMetrics(query.metrics, offeredByAny(deps));
   if (query.refresh !== undefined && !['0', '1', 'true', 'false'].includes(query.refresh)) throw errors.invalid('refresh', 'one of 1, 0, true, false');
   const refresh = query.refresh === '1' || query.refresh === 'true';
   const post = await tenant.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst();

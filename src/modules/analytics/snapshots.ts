@@ -1,5 +1,5 @@
 // Reading a published target's insights from its platform, and keeping them as snapshots: one
-// row per target and stage, the newest marked `latest` (post analytics answer from it, best time
+// row per target and stage, the newest that got values marked `latest` (post analytics answer from it, best time
 // reads its engagement). A read never fails as a whole: the platform's refusal of the call or of
 // one metric is kept beside the values, as the answer shows it.
 import type { Kysely } from 'kysely';
@@ -46,10 +46,13 @@ export async function readTarget(deps: AnalyticsDeps, account: AccountRow, targe
 export const engagementOf = (metrics: Partial<Record<MetricName, number>>): number => Math.round(ENGAGEMENT_METRICS.reduce((sum, m) => sum + (metrics[m] ?? 0), 0));
 
 /**
- * Keeps a read as the target's `stage` row and makes it the newest. A scheduled stage is taken
- * once (a second sweep that reaches it does nothing: false); `refresh` replaces the last one.
+ * Keeps a read as the target's `stage` row and, when it got any value, makes it the newest: a
+ * read that failed as a whole (a lost permission, an expired token) is kept for the record but
+ * does not hide the values of an earlier one. A scheduled stage is taken once (a second sweep
+ * that reaches it does nothing: false); `refresh` replaces the last one.
  */
 export async function recordSnapshot(db: Kysely<Database>, target: Pick<PostTargetRow, 'id' | 'organization_id' | 'account_id' | 'published_at'>, stage: SnapshotStage, read: TargetRead): Promise<boolean> {
+  const hasValues = Object.keys(read.metrics).length > 0;
   return db.transaction().execute(async (trx) => {
     const row = {
       target_id: target.id,
@@ -62,14 +65,15 @@ export async function recordSnapshot(db: Kysely<Database>, target: Pick<PostTarg
       unsupported: JSON.stringify(read.unsupported),
       errors: JSON.stringify(read.errors),
       engagement: engagementOf(read.metrics),
-      latest: 1 as const,
+      latest: hasValues ? (1 as const) : (0 as const),
     };
     const inserted = await trx
       .insertInto('analytics_snapshots')
       .values(row)
-      .onConflict((oc) => (stage === 'refresh' ? oc.columns(['target_id', 'stage']).doUpdateSet({ taken_at: row.taken_at, metrics: row.metrics, unsupported: row.unsupported, errors: row.errors, engagement: row.engagement, latest: 1 }) : oc.columns(['target_id', 'stage']).doNothing()))
+      .onConflict((oc) => (stage === 'refresh' ? oc.columns(['target_id', 'stage']).doUpdateSet({ taken_at: row.taken_at, metrics: row.metrics, unsupported: row.unsupported, errors: row.errors, engagement: row.engagement, latest: row.latest }) : oc.columns(['target_id', 'stage']).doNothing()))
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+    if (!hasValues) return true;
     await trx.updateTable('analytics_snapshots').set({ latest: 0 }).where('target_id', '=', target.id).where('stage', '<>', stage).where('latest', '=', 1).execute();
     return true;
   });
