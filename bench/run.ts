@@ -3,11 +3,13 @@
 // JSON only); the authenticated route adds the key lookup, the per-key rate limit and a tenant
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
 // Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
-// upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts) and best
-// time over 10,000 published targets (bench/analytics.ts); each file also runs alone.
+// upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts), direct
+// messages (bench/messages.ts) and best
+// time over 10,000 published targets (bench/analytics.ts), and MCP tool calls against the same
+// HTTP calls (bench/mcp.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
-//                    [--only http,webhooks,media,posts,inbox,analytics] [PART …]
+//                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp] [PART …]
 //
 // Parts may also be named without --only: `npm run bench -- inbox`.
 //
@@ -24,6 +26,8 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchPosts, DEFAULT_OPTIONS as DEFAULT_POSTS_OPTIONS, formatPostsResult } from './posts.ts';
 import { benchInbox, DEFAULT_OPTIONS as DEFAULT_INBOX_OPTIONS, formatInboxResult } from './inbox.ts';
 import { benchAnalytics, DEFAULT_OPTIONS as DEFAULT_ANALYTICS_OPTIONS, formatAnalyticsResult } from './analytics.ts';
+import { benchMcp, DEFAULT_OPTIONS as DEFAULT_MCP_OPTIONS, formatMcpResult } from './mcp.ts';
+import { benchMessages, DEFAULT_OPTIONS as DEFAULT_MESSAGES_OPTIONS, formatMessagesResult } from './messages.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -50,7 +54,7 @@ interface Settings extends LoadOptions {
   only: Set<Part>;
 }
 
-const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'analytics'] as const;
+const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'messages', 'analytics', 'mcp'] as const;
 type Part = (typeof PARTS)[number];
 
 function parts(value: string | undefined): Set<Part> {
@@ -289,10 +293,20 @@ async function main(): Promise<void> {
     const inboxOptions = { ...DEFAULT_INBOX_OPTIONS, postgresUrl: options.postgresUrl };
     process.stdout.write(`${formatInboxResult(await benchInbox(inboxOptions), inboxOptions).join('\n')}\n`);
   }
+  if (options.only.has('messages')) {
+    signal.throwIfAborted();
+    const messagesOptions = { ...DEFAULT_MESSAGES_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatMessagesResult(await benchMessages(messagesOptions), messagesOptions).join('\n')}\n`);
+  }
   if (options.only.has('analytics')) {
     signal.throwIfAborted();
     const analyticsOptions = { ...DEFAULT_ANALYTICS_OPTIONS, postgresUrl: options.postgresUrl };
     process.stdout.write(`${formatAnalyticsResult(await benchAnalytics(analyticsOptions), analyticsOptions).join('\n')}\n`);
+  }
+  if (options.only.has('mcp')) {
+    signal.throwIfAborted();
+    const mcpOptions = { ...DEFAULT_MCP_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatMcpResult(await benchMcp(mcpOptions), mcpOptions).join('\n')}\n`);
   }
 }
 

@@ -64,9 +64,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   for (const route of appRoutes.root) route(app);
   await app.register(dashboard.plugin, { prefix: dashboard.prefix });
 
+  // One authenticator (one key cache) for the API and /mcp; the API scope closes it.
+  const authenticator = createAuthenticator(deps);
   await app.register(
     (api, _options, done) => {
-      registerAuth(api, createAuthenticator(deps));
+      registerAuth(api, authenticator);
       registerTextGuard(api);
       registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
@@ -76,7 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     { prefix: API_PREFIX },
   );
   // The same operations as MCP tools, at /mcp (src/mcp/http.ts).
-  registerMcpHttp(app, createAuthenticator(deps));
+  registerMcpHttp(app, authenticator);
   await app.ready();
   return app;
 }

@@ -41,7 +41,6 @@ export function registerMcpHttp(app: Api, authenticator: Authenticator): void {
   let catalog: ToolCatalog | null = null;
   // Built on first use: the document exists once every route is registered.
   const tools = () => (catalog ??= catalogOf(toolsFromOpenApi(app.swagger() as OpenApiDocument)));
-  app.addHook('onClose', () => authenticator.close());
 
   async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!origins.allows(request.headers.origin)) throw new ApiError(403, `Origin ${request.headers.origin ?? ''} is not allowed to use ${MCP_PATH}; add it to MCP_ALLOWED_ORIGINS`);
