@@ -4,9 +4,8 @@
 // query. The target: the authenticated route keeps at least 60% of the probe's throughput on SQLite.
 // Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
 // upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts), direct
-// messages (bench/messages.ts) and best
-// time over 10,000 published targets (bench/analytics.ts), and MCP tool calls against the same
-// HTTP calls (bench/mcp.ts); each file also runs alone.
+// messages (bench/messages.ts), best time over 10,000 published targets (bench/analytics.ts),
+// and MCP tool calls against the same HTTP calls (bench/mcp.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
 //                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp] [PART …]

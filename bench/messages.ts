@@ -1,0 +1,342 @@
+// Direct-messages benchmark (issue 15, point 6). Three figures:
+//
+// - inbound: signed Messenger webhooks (one new message each, from 200 people already in
+//   conversation with the Page) sent open-loop at 500/s to the real server (`socialapi serve`,
+//   API and worker in one process, as `npm start` runs it); the latency from each POST's due time
+//   to its message.received reaching a receiver in this process (target: p99 under 200 ms),
+//   with the messages lost or emitted twice;
+// - history: GET /inbox/conversations/{id}/messages?limit=50 on a conversation of 100,000
+//   messages, the newest page and a page from the middle (a `before` cursor), on the same server
+//   (target: p99 under 10 ms);
+// - send: POST /inbox/conversations/{id}/messages against the sandbox, each paired with the
+//   same Send API call made straight to the sandbox; the service's overhead is the difference
+//   within each pair (target: p99 under 10 ms). The sandbox needs its own tokens, so this part
+//   runs the service in this process (the load is one request at a time, so sharing the
+//   process costs little).
+//
+//   node bench/messages.ts [--postgres URL] [--rate 500] [--seconds 10] [--history 100000] [--sends 500]
+//
+// Prints the figures against the targets (met / not met); asserts nothing.
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { parseConfig } from '../src/config.ts';
+import { newId } from '../src/lib/ids.ts';
+import { createSealer, resolveEncryptionKey } from '../src/lib/crypto.ts';
+import { openMigratedStore } from '../src/runtime.ts';
+import { encodePosition } from '../src/modules/conversations/cursors.ts';
+import { measure } from './load.ts';
+import { createBenchSchema } from './postgres.ts';
+import { createKey, freePort, startServer, type RunningServer } from './server.ts';
+
+export const TARGETS = { rate: 500, inboundP99Ms: 200, historyP99Ms: 10, sendOverheadP99Ms: 10 };
+
+export interface MessagesBenchOptions {
+  postgresUrl: string | null;
+  rate: number;
+  seconds: number;
+  history: number;
+  sends: number;
+}
+
+export const DEFAULT_OPTIONS: MessagesBenchOptions = { postgresUrl: null, rate: 500, seconds: 10, history: 100_000, sends: 500 };
+
+const META_APP = { id: '100000000000098', secret: 'bench-meta-messages-secret' };
+const PAGE_ID = '100000000000777';
+const PEOPLE = 200;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sortedOf = (values: number[]) => Float64Array.from(values).sort();
+function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+interface Receiver {
+  url: string;
+  /** mid → first arrival and how many deliveries named it. */
+  heard: Map<string, { at: number; times: number }>;
+  close(): Promise<void>;
+}
+
+function startReceiver(): Promise<Receiver> {
+  const heard = new Map<string, { at: number; times: number }>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      res.writeHead(204).end();
+      const mid = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { platformMessageId?: string } }).data?.platformMessageId;
+      if (!mid) return;
+      const seen = heard.get(mid);
+      if (seen) seen.times++;
+      else heard.set(mid, { at, times: 1 });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+        heard,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      }),
+    );
+  });
+}
+
+/** The Page account, its 200 conversations and one conversation of `history` messages, as the service would have stored them. */
+async function seed(env: Record<string, string>, organizationId: string, history: number): Promise<{ longConversation: string; middleCursor: string }> {
+  const config = parseConfig(env);
+  const sealer = createSealer(resolveEncryptionKey(config.encryptionKey, config.dataDir).key);
+  const store = await openMigratedStore(config);
+  try {
+    const now = Date.now();
+    const accountId = newId('account', now);
+    await store.db
+      .insertInto('accounts')
+      .values({
+        id: accountId, organization_id: organizationId, platform: 'facebook', platform_user_id: PAGE_ID, username: null, display_name: 'Bench Page', avatar_url: null, external_id: 'bench-fb',
+        status: 'active', approval_required: 0, access_token_enc: sealer.seal(`facebook-bench-${accountId}`), refresh_token_enc: null, token_expires_at: null,
+        scopes: 'pages_show_list pages_messaging', metadata: JSON.stringify({ login: 'facebook' }), connected_at: now, updated_at: now,
+      })
+      .execute();
+    const conversation = (participant: string) => ({
+      id: newId('conversation', now), organization_id: organizationId, account_id: accountId, platform: 'facebook', platform_conversation_id: null, participant_id: participant,
+      participant_username: null, participant_name: `Person ${participant}`, status: 'active' as const, unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now,
+      sending_until: null, created_at: now, updated_at: now,
+    });
+    await store.db.insertInto('conversations').values(Array.from({ length: PEOPLE }, (_, k) => conversation(`psid-bench-${k}`))).execute();
+    const long = conversation('psid-bench-history');
+    await store.db.insertInto('conversations').values(long).execute();
+    const start = now - history * 1000;
+    let middle = '';
+    for (let i = 0; i < history; i += 1000) {
+      const rows = Array.from({ length: Math.min(1000, history - i) }, (_, j) => {
+        const n = i + j;
+        const id = newId('message', now);
+        const sentAt = start + n * 1000;
+        if (n === Math.floor(history / 2)) middle = encodePosition(sentAt, id);
+        return {
+          id, organization_id: organizationId, account_id: accountId, conversation_id: long.id, direction: n % 2 ? ('outbound' as const) : ('inbound' as const),
+          platform_message_id: `m_history_${n}`, text: `message ${n}`, attachments: '[]', status: 'read' as const, sent_at: sentAt, reaction: null, postback: null, created_at: now,
+        };
+      });
+      // PostgreSQL takes at most 65,535 parameters a statement: 1,000 rows of 14 columns fit.
+      await store.db.insertInto('messages').values(rows).execute();
+    }
+    return { longConversation: long.id, middleCursor: middle };
+  } finally {
+    await store.close();
+  }
+}
+
+function signedMessage(mid: string, person: number): { body: string; signature: string } {
+  const now = Date.now();
+  const body = JSON.stringify({ object: 'page', entry: [{ id: PAGE_ID, time: now, messaging: [{ sender: { id: `psid-bench-${person}` }, recipient: { id: PAGE_ID }, timestamp: now, message: { mid, text: `Bench message ${mid}` } }] }] });
+  return { body, signature: `sha256=${createHmac('sha256', META_APP.secret).update(body).digest('hex')}` };
+}
+
+/** Open loop: request i is due at start + i/rate and sent then, whatever the earlier ones did. */
+async function openLoop(rate: number, count: number, send: (i: number, due: number) => Promise<void>): Promise<void> {
+  const start = performance.now() + 5;
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / rate;
+    while (due > performance.now()) await sleep(Math.max(1, due - performance.now()));
+    inFlight.push(send(i, due).catch(() => undefined));
+  }
+  await Promise.all(inFlight);
+}
+
+export interface MessagesStoreResult {
+  store: string;
+  inbound: { sent: number; accepted: number; heard: number; lost: number; twice: number; p50: number; p99: number; max: number };
+  history: Array<{ name: string; p50: number; p99: number; rps: number; non2xx: number }>;
+}
+
+async function benchServer(store: string, databaseUrl: (dataDir: string) => Promise<{ url: string; drop(): Promise<void> }>, options: MessagesBenchOptions): Promise<MessagesStoreResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'socialapi-bench-messages-'));
+  const database = await databaseUrl(dataDir);
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: database.url, REDIS_URL: '',
+    SANDBOX: '1', META_APP_ID: META_APP.id, META_APP_SECRET: META_APP.secret,
+  };
+  const receiver = await startReceiver();
+  let server: RunningServer | null = null;
+  const client = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  try {
+    server = await startServer(env, 30_000, true);
+    log(`\n[${store}] messages: seeding a Page, ${PEOPLE} conversations and one of ${options.history.toLocaleString('en-US')} messages`);
+    const { longConversation, middleCursor } = await seed(env, server.organizationId, options.history);
+    const key = await createKey(env, server.organizationId, 1_000_000_000);
+    const headers = { authorization: `Bearer ${key}` };
+    const hook = await fetch(`${server.baseUrl}/api/v1/webhooks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['message.received'] }) });
+    if (hook.status !== 201) throw new Error(`POST /webhooks answered ${hook.status}`);
+
+    const runInbound = async (seconds: number, prefix: string) => {
+      const due = new Map<string, number>();
+      let sent = 0;
+      const base = server?.baseUrl ?? '';
+      await openLoop(options.rate, Math.round(options.rate * seconds), async (i, at) => {
+        const mid = `m_${prefix}_${i}`;
+        const { body, signature } = signedMessage(mid, i % PEOPLE);
+        sent++;
+        const res = await request(`${base}/api/v1/platform-webhooks/meta`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, dispatcher: client });
+        await res.body.dump();
+        if (res.statusCode === 200) due.set(mid, at);
+      });
+      // Until every accepted message was heard, or nothing new for 10 s.
+      let last = -1;
+      let quietSince = performance.now();
+      while ([...due.keys()].some((mid) => !receiver.heard.has(mid)) && performance.now() - quietSince < 10_000) {
+        if (receiver.heard.size !== last) {
+          last = receiver.heard.size;
+          quietSince = performance.now();
+        }
+        await sleep(50);
+      }
+      const latencies: number[] = [];
+      let lost = 0;
+      let twice = 0;
+      for (const [mid, at] of due) {
+        const seen = receiver.heard.get(mid);
+        if (!seen) lost++;
+        else {
+          latencies.push(seen.at - at);
+          if (seen.times > 1) twice++;
+        }
+      }
+      const sorted = sortedOf(latencies);
+      return { sent, accepted: due.size, heard: latencies.length, lost, twice, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+    };
+    log(`[${store}] warm-up: 2 s of messages at ${options.rate}/s`);
+    await runInbound(2, 'warmup');
+    log(`[${store}] inbound: ${options.seconds} s of messages at ${options.rate}/s`);
+    const inbound = await runInbound(options.seconds, 'run');
+
+    const history: MessagesStoreResult['history'] = [];
+    for (const [name, query] of [['newest page', '?limit=50'], ['a page from the middle', `?limit=50&before=${encodeURIComponent(middleCursor)}`]] as const) {
+      const url = `${server.baseUrl}/api/v1/inbox/conversations/${longConversation}/messages${query}`;
+      log(`[${store}] history: ${name}, 4 connections, 1 s warm-up then 5 s`);
+      await measure(url, headers, { connections: 4, duration: 1 });
+      const sample = await measure(url, headers, { connections: 4, duration: 5 });
+      const sorted = sortedOf(sample.latencies);
+      history.push({ name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: sample.responses / sample.seconds, non2xx: sample.non2xx });
+    }
+    return { store, inbound, history };
+  } catch (error) {
+    if (server) process.stderr.write(`messages bench failed; the server's last output:\n${server.output().slice(-3000)}\n`);
+    throw error;
+  } finally {
+    await server?.stop();
+    await client.close();
+    await receiver.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface SendResult {
+  pairs: number;
+  service: { p50: number; p99: number };
+  platform: { p50: number; p99: number };
+  overhead: { p50: number; p99: number };
+}
+
+/** The send overhead, in this process: the service with its in-process sandbox, SQLite. */
+async function benchSend(sends: number): Promise<SendResult> {
+  // The test harness's helpers start the service in sandbox mode and give it accounts with sandbox tokens.
+  const { startMessagesApp, addDmAccount, subscribe, control } = await import('../test/messages-support.ts');
+  const t = await startMessagesApp('sqlite');
+  try {
+    const { key, organizationId } = await t.tenant();
+    const account = await addDmAccount(t, organizationId, 'facebook');
+    await subscribe(t, key, account);
+    const written = await control(t, 'messages', { accountId: account.platformUserId, text: 'Hello', from: { name: 'Bench Person' } });
+    let conversationId = '';
+    for (let i = 0; i < 200 && !conversationId; i++) {
+      const row = await t.runtime.deps.store.db.selectFrom('conversations').select('id').where('participant_id', '=', String(written.senderId)).executeTakeFirst();
+      conversationId = row?.id ?? '';
+      if (!conversationId) await sleep(50);
+    }
+    if (!conversationId) throw new Error('the conversation was not stored');
+    const serviceUrl = `${t.url}/api/v1/inbox/conversations/${conversationId}/messages`;
+    const platformUrl = `${t.url}/sandbox/graph.facebook.com/v24.0/${account.platformUserId}/messages`;
+    const time = async (url: string, headers: Record<string, string>, body: unknown, expect: number) => {
+      const started = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await res.arrayBuffer();
+      if (res.status !== expect) throw new Error(`${url} answered ${res.status}`);
+      return performance.now() - started;
+    };
+    const service: number[] = [];
+    const platform: number[] = [];
+    const overhead: number[] = [];
+    for (let i = 0; i < sends + 50; i++) {
+      const a = await time(serviceUrl, { authorization: `Bearer ${key}` }, { text: `Answer ${i}` }, 201);
+      const b = await time(platformUrl, { authorization: `Bearer ${account.token}` }, { recipient: { id: written.senderId }, messaging_type: 'RESPONSE', message: { text: `Direct ${i}` } }, 200);
+      // The first 50 pairs warm up.
+      if (i < 50) continue;
+      service.push(a);
+      platform.push(b);
+      overhead.push(a - b);
+    }
+    const s = sortedOf(service);
+    const p = sortedOf(platform);
+    const o = sortedOf(overhead);
+    return { pairs: sends, service: { p50: percentile(s, 50), p99: percentile(s, 99) }, platform: { p50: percentile(p, 50), p99: percentile(p, 99) }, overhead: { p50: percentile(o, 50), p99: percentile(o, 99) } };
+  } finally {
+    await t.close();
+  }
+}
+
+export async function benchMessages(options: MessagesBenchOptions = DEFAULT_OPTIONS): Promise<{ stores: MessagesStoreResult[]; send: SendResult }> {
+  const sqlite = (dataDir: string) => Promise.resolve({ url: `sqlite:${join(dataDir, 'socialapi.db')}`, drop: () => Promise.resolve() });
+  const stores = [await benchServer('SQLite', sqlite, options)];
+  const postgresUrl = options.postgresUrl;
+  if (postgresUrl) stores.push(await benchServer('PostgreSQL', () => createBenchSchema(postgresUrl), options));
+  log(`\n[SQLite] send: ${options.sends} sends through the service, each paired with the same call straight to the sandbox`);
+  return { stores, send: await benchSend(options.sends) };
+}
+
+const f = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(1));
+const verdict = (value: number, target: number) => (value < target ? 'met' : 'NOT met');
+
+export function formatMessagesResult(result: { stores: MessagesStoreResult[]; send: SendResult }, options: MessagesBenchOptions): string[] {
+  const out = ['', 'Direct messages (issue 15)'];
+  for (const r of result.stores) {
+    const i = r.inbound;
+    out.push(`  [${r.store}] inbound at ${options.rate}/s for ${options.seconds} s: ${i.heard}/${i.accepted} message.received heard (${i.sent} sent), ${i.lost} lost, ${i.twice} emitted twice`);
+    out.push(`    webhook POST → message.received at the receiver: p50 ${f(i.p50)} ms, p99 ${f(i.p99)} ms, max ${f(i.max)} ms (target p99 < ${TARGETS.inboundP99Ms} ms at ${TARGETS.rate}/s: ${options.rate >= TARGETS.rate ? verdict(i.p99, TARGETS.inboundP99Ms) : 'not measured at 500/s'})`);
+    for (const h of r.history) {
+      out.push(`    history, ${options.history.toLocaleString('en-US')} messages, ${h.name} of 50: p50 ${f(h.p50)} ms, p99 ${f(h.p99)} ms, ${Math.round(h.rps)} req/s${h.non2xx ? `, ${h.non2xx} non-2xx` : ''} (target p99 < ${TARGETS.historyP99Ms} ms: ${verdict(h.p99, TARGETS.historyP99Ms)})`);
+    }
+  }
+  const s = result.send;
+  out.push(`  [SQLite] send, ${s.pairs} pairs one at a time: through the service p50 ${f(s.service.p50)} / p99 ${f(s.service.p99)} ms; the same call straight to the sandbox p50 ${f(s.platform.p50)} / p99 ${f(s.platform.p99)} ms`);
+  out.push(`    service overhead (service − direct, per pair): p50 ${f(s.overhead.p50)} ms, p99 ${f(s.overhead.p99)} ms (target p99 < ${TARGETS.sendOverheadP99Ms} ms: ${verdict(s.overhead.p99, TARGETS.sendOverheadP99Ms)})`);
+  return out;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { postgres: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, history: { type: 'string' }, sends: { type: 'string' } } });
+  const options: MessagesBenchOptions = {
+    postgresUrl: values.postgres ?? process.env.BENCH_DATABASE_URL ?? null,
+    rate: Number(values.rate ?? DEFAULT_OPTIONS.rate),
+    seconds: Number(values.seconds ?? DEFAULT_OPTIONS.seconds),
+    history: Number(values.history ?? DEFAULT_OPTIONS.history),
+    sends: Number(values.sends ?? DEFAULT_OPTIONS.sends),
+  };
+  log(formatMessagesResult(await benchMessages(options), options).join('\n'));
+}
