@@ -34,6 +34,7 @@ function head(title: string): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · socialapi dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${BASE}/assets/dashboard.css">
 <script src="${BASE}/assets/dashboard.js" defer></script>
 </head>`;
