@@ -1,7 +1,7 @@
 // The stored conversations and messages: finding them in the caller's organization, creating a
 // conversation on first contact, and their API views. Shared by the routes, the sync and the
 // inbound webhook handler, which all write the same rows.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ConversationRow, Database, MessageRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { errors } from '../../http/errors.ts';
@@ -136,31 +136,22 @@ export async function insertMessage(db: Kysely<Database>, conversation: Conversa
 
 /**
  * Moves the conversation's latest message and the person's last message forward, never back (a
- * synced older message, or webhooks arriving out of order, do not), each decided by the store so
- * concurrent writers agree; `unreadBy` counts new messages from the person, which also bring an
- * archived conversation back.
+ * synced older message, or webhooks arriving out of order, do not), in one statement whose
+ * right-hand sides all read the row as it was, so concurrent writers agree; `unreadBy` counts
+ * new messages from the person, which also bring an archived conversation back.
  */
 export async function touchConversation(db: Kysely<Database>, conversationId: string, message: Pick<MessageRow, 'sent_at' | 'text' | 'direction'>, now: number, unreadBy = 0): Promise<void> {
-  const sentAt = Number(message.sent_at);
+  const at = Number(message.sent_at);
+  const later = sql<boolean>`last_message_at <= ${at}`;
   await db
     .updateTable('conversations')
-    .set({ last_message_at: sentAt, last_message_text: message.text, updated_at: now })
+    .set({
+      last_message_at: sql<number>`case when ${later} then ${at} else last_message_at end`,
+      last_message_text: sql<string | null>`case when ${later} then ${message.text} else last_message_text end`,
+      ...(message.direction === 'inbound' ? { last_inbound_at: sql<number>`case when last_inbound_at is null or last_inbound_at < ${at} then ${at} else last_inbound_at end` } : {}),
+      ...(unreadBy ? { unread: sql<number>`unread + ${unreadBy}`, status: 'active' as const } : {}),
+      updated_at: now,
+    })
     .where('id', '=', conversationId)
-    .where('last_message_at', '<=', sentAt)
     .execute();
-  if (message.direction === 'inbound') {
-    await db
-      .updateTable('conversations')
-      .set({ last_inbound_at: sentAt })
-      .where('id', '=', conversationId)
-      .where((eb) => eb.or([eb('last_inbound_at', 'is', null), eb('last_inbound_at', '<', sentAt)]))
-      .execute();
-  }
-  if (unreadBy) {
-    await db
-      .updateTable('conversations')
-      .set((eb) => ({ unread: eb('unread', '+', unreadBy), status: 'active' as const, updated_at: now }))
-      .where('id', '=', conversationId)
-      .execute();
-  }
 }
