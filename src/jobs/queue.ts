@@ -3,6 +3,7 @@
 // succeeds is deleted: the truth lives in the domain rows it worked on.
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Store } from '../db/database.ts';
+import { prepare } from '../db/prepared.ts';
 import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { TObject } from 'typebox';
@@ -23,6 +24,45 @@ export interface EnqueueOptions {
   dedupeKey?: string;
 }
 
+type NewJob = [id: string, kind: string, payload: string, runAt: number, maxAttempts: number, lane: string, now: number];
+
+const newJobRow = (qc: QueryCreator<Database>, [id, kind, payload, runAt, maxAttempts, lane, now]: NewJob, dedupeKey: string | null) =>
+  qc.insertInto('jobs').values({
+    id,
+    kind,
+    payload,
+    status: 'pending',
+    run_at: runAt,
+    max_attempts: maxAttempts,
+    locked_until: null,
+    locked_by: null,
+    last_error: null,
+    dedupe_key: dedupeKey,
+    lane,
+    created_at: now,
+    updated_at: now,
+  });
+
+// The conflict target names the partial unique index jobs_dedupe by its predicate, which must be
+// the literal of the index's own `status <> 'failed'`: SQLite finds no index for a bound
+// parameter there ("ON CONFLICT clause does not match any … UNIQUE constraint").
+const onDedupeKey = <Q extends ReturnType<typeof newJobRow>>(qb: Q) => qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing());
+
+// PostgreSQL: the insert and its NOTIFY in one statement (one round trip, not two); the
+// notification goes out only if a row was inserted, and only when the transaction commits.
+const notifying = (db: Kysely<Database>, insert: (qc: QueryCreator<Database>) => ReturnType<typeof newJobRow>) =>
+  db
+    .with('queued', (qc) => insert(qc).returning('id'))
+    .selectFrom('queued')
+    .select(['id', sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('notified')]);
+
+// Compiled once (db/prepared.ts): every event queues a job, and building the insert cost more
+// than running it.
+const insertJob = prepare((db, ...job: NewJob) => newJobRow(db, job, null));
+const insertDedupedJob = prepare((db, dedupeKey: string, ...job: NewJob) => onDedupeKey(newJobRow(db, job, dedupeKey)));
+const insertJobNotifying = prepare((db, ...job: NewJob) => notifying(db, (qc) => newJobRow(qc, job, null)));
+const insertDedupedJobNotifying = prepare((db, dedupeKey: string, ...job: NewJob) => notifying(db, (qc) => onDedupeKey(newJobRow(qc, job, dedupeKey))));
+
 /**
  * Adds a job. Pass the caller's transaction as `db`, so the job exists exactly when the change
  * that caused it does. Returns the job id, or null when a job with the same dedupeKey exists.
@@ -37,44 +77,16 @@ export async function enqueue<K extends JobKind>(
   options: EnqueueOptions = {},
 ): Promise<string | null> {
   const id = newId('job', now);
-  const insert = (qc: QueryCreator<Database>) =>
-    qc
-      .insertInto('jobs')
-      .values({
-        id,
-        kind: definition.kind,
-        payload: JSON.stringify(payload),
-        status: 'pending',
-        run_at: options.runAt ?? now,
-        max_attempts: definition.maxAttempts,
-        locked_until: null,
-        locked_by: null,
-        last_error: null,
-        dedupe_key: options.dedupeKey ?? null,
-        lane: definition.lane ?? 'default',
-        created_at: now,
-        updated_at: now,
-      })
-      // The conflict target names the partial unique index jobs_dedupe by its predicate, which
-      // must be the literal of the index's own `status <> 'failed'`: SQLite finds no index for a
-      // bound parameter there ("ON CONFLICT clause does not match any … UNIQUE constraint").
-      .$if(options.dedupeKey !== undefined, (qb) =>
-        qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing()),
-      );
+  const job: NewJob = [id, definition.kind, JSON.stringify(payload), options.runAt ?? now, definition.maxAttempts, definition.lane ?? 'default', now];
+  const { dedupeKey } = options;
   if (store.caps.listenNotify) {
-    // PostgreSQL: the insert and its NOTIFY in one statement (one round trip, not two); the
-    // notification goes out only if a row was inserted, and only when the transaction commits.
-    const rows = await db
-      .with('queued', (qc) => insert(qc).returning('id'))
-      .selectFrom('queued')
-      .select(['id', sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('notified')])
-      .execute();
+    const { rows } = dedupeKey === undefined ? await insertJobNotifying.execute(db, ...job) : await insertDedupedJobNotifying.execute(db, dedupeKey, ...job);
     if (rows.length === 0) return null;
     wakeLocalWorkers();
     return id;
   }
-  const result = await insert(db).executeTakeFirst();
-  if (result.numInsertedOrUpdatedRows === 0n) return null;
+  const result = dedupeKey === undefined ? await insertJob.execute(db, ...job) : await insertDedupedJob.execute(db, dedupeKey, ...job);
+  if ((result.numAffectedRows ?? 0n) === 0n) return null;
   wakeLocalWorkers();
   return id;
 }
@@ -104,14 +116,19 @@ export const midnightAfter = (at: number): number => Math.ceil(at / DAY_MS) * DA
  * skips rows another worker is claiming at this moment (SKIP LOCKED), so no job is handed out
  * twice and claimers never wait on each other; on SQLite the statement holds the write lock.
  */
-export function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, lane: string): Promise<JobRow[]> {
-  return store.db
+export async function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, lane: string): Promise<JobRow[]> {
+  const claim = store.caps.skipLocked ? claimSkippingLocked : claimInOrder;
+  return (await claim.execute(store.db, workerId, now + leaseMs, now, lane, limit)).rows;
+}
+
+const claimQuery = (db: Kysely<Database>, workerId: string, lockedUntil: number, now: number, lane: string, limit: number, skipLocked: boolean) =>
+  db
     .updateTable('jobs')
     .set((eb) => ({
       status: 'running',
       attempts: eb('attempts', '+', 1),
       locked_by: workerId,
-      locked_until: now + leaseMs,
+      locked_until: lockedUntil,
       updated_at: now,
     }))
     .where('id', 'in', (eb) =>
@@ -123,11 +140,12 @@ export function claimDue(store: Store, workerId: string, now: number, leaseMs: n
         .where('run_at', '<=', now)
         .orderBy('run_at')
         .limit(limit)
-        .$if(store.caps.skipLocked, (qb) => qb.forUpdate().skipLocked()),
+        .$if(skipLocked, (qb) => qb.forUpdate().skipLocked()),
     )
-    .returningAll()
-    .execute();
-}
+    .returningAll();
+// Compiled once (db/prepared.ts): a busy worker claims many times a second.
+const claimInOrder = prepare((db, workerId: string, lockedUntil: number, now: number, lane: string, limit: number) => claimQuery(db, workerId, lockedUntil, now, lane, limit, false));
+const claimSkippingLocked = prepare((db, workerId: string, lockedUntil: number, now: number, lane: string, limit: number) => claimQuery(db, workerId, lockedUntil, now, lane, limit, true));
 
 /**
  * Returns jobs whose lease has passed (their worker died or hung) to pending. The attempt they
@@ -161,8 +179,10 @@ export async function extendLease(db: Kysely<Database>, jobId: string, workerId:
   return result.numUpdatedRows > 0n;
 }
 
+const deleteJob = prepare((db, jobId: string, workerId: string) => db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId));
+
 export async function completeJob(db: Kysely<Database>, jobId: string, workerId: string): Promise<void> {
-  await db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).execute();
+  await deleteJob.execute(db, jobId, workerId);
 }
 
 export async function retryJob(db: Kysely<Database>, jobId: string, workerId: string, now: number, runAt: number, error: string): Promise<void> {

@@ -3,6 +3,7 @@
 // receiver answered but before that commit makes the job run again: the receiver then sees the
 // same delivery twice, with the same X-Idempotency-Key, and nothing is lost.
 import type { AppDeps } from '../../deps.ts';
+import { prepare } from '../../db/prepared.ts';
 import { defineJob } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { EndpointGate } from './endpoint-gate.ts';
@@ -21,6 +22,48 @@ const PER_ENDPOINT_IN_FLIGHT = 8;
 const WAIT_MS = 2000;
 const DEFER_MS = 250;
 
+// The statements of every attempt, compiled once (db/prepared.ts): building them cost more than
+// SQLite takes to run them.
+const loadDelivery = prepare((db, deliveryId: string) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.webhook_id')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'w.url', 'w.secret_enc', 'e.id as eventId', 'e.type', 'e.data', 'e.created_at as eventCreatedAt'])
+    .where('d.id', '=', deliveryId),
+);
+const markSending = prepare((db, deliveryId: string, attempt: number, now: number, dueAt: number) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'sending', attempts: attempt, updated_at: now })
+    .where('id', '=', deliveryId)
+    .where('next_attempt_at', '=', dueAt)
+    .where('status', 'in', ['pending', 'sending']),
+);
+const lastSeq = prepare((db, deliveryId: string) => db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).where('delivery_id', '=', deliveryId));
+const insertAttempt = prepare((db, deliveryId: string, seq: number, startedAt: number, durationMs: number, status: number | null, error: string | null) =>
+  db.insertInto('webhook_attempts').values({ delivery_id: deliveryId, seq, started_at: startedAt, duration_ms: durationMs, response_status: status, error }),
+);
+const markDelivered = prepare((db, deliveryId: string, status: number | null, now: number) =>
+  db.updateTable('webhook_deliveries').set({ last_response_status: status, last_error: null, updated_at: now, status: 'delivered', delivered_at: now, next_attempt_at: null }).where('id', '=', deliveryId),
+);
+
+/**
+ * Endpoint secrets opened once per process: decrypting one cost more than signing the body. Keyed
+ * by the sealed value, so a rotated secret (a new sealed value) is opened afresh.
+ */
+const OPENED_SECRETS = 1000;
+const openedSecrets = new Map<string, string>();
+function openSecret(sealer: AppDeps['sealer'], sealed: string): string {
+  let secret = openedSecrets.get(sealed);
+  if (secret === undefined) {
+    secret = sealer.open(sealed);
+    if (openedSecrets.size >= OPENED_SECRETS) openedSecrets.clear();
+    openedSecrets.set(sealed, secret);
+  }
+  return secret;
+}
+
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
   const { store, clock, sealer, config } = deps;
   const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT);
@@ -29,13 +72,7 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
     timeoutMs: 30_000,
     async run({ deliveryId, dueAt }) {
       const db = store.db;
-      const row = await db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as w', 'w.id', 'd.webhook_id')
-        .innerJoin('events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'w.url', 'w.secret_enc', 'e.id as eventId', 'e.type', 'e.data', 'e.created_at as eventCreatedAt'])
-        .where('d.id', '=', deliveryId)
-        .executeTakeFirst();
+      const [row] = (await loadDelivery.execute(db, deliveryId)).rows;
       // Gone with its endpoint, settled, or redelivered/rescheduled since this job was queued.
       if (!row || row.status === 'delivered' || row.status === 'failed' || row.next_attempt_at !== dueAt) return;
 
@@ -59,33 +96,24 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
     const deliveryId = row.id;
     const attempt = row.attempts + 1;
     const startedAt = clock.now();
-    const claimed = await db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'sending', attempts: attempt, updated_at: startedAt })
-      .where('id', '=', deliveryId)
-      .where('next_attempt_at', '=', dueAt)
-      .where('status', 'in', ['pending', 'sending'])
-      .executeTakeFirst();
-    if (claimed.numUpdatedRows === 0n) return; // redelivered in the meantime: that job sends it
+    const claimed = await markSending.execute(db, deliveryId, attempt, startedAt, dueAt);
+    if (!claimed.numAffectedRows) return; // redelivered in the meantime: that job sends it
 
     const body = `{"id":${JSON.stringify(row.eventId)},"event":${JSON.stringify(row.type)},"createdAt":"${new Date(row.eventCreatedAt).toISOString()}","data":${row.data}}`;
     const outcome = await postDelivery(
-      { url: row.url, secret: sealer.open(row.secret_enc), deliveryId, body, now: startedAt },
+      { url: row.url, secret: openSecret(sealer, row.secret_enc), deliveryId, body, now: startedAt },
       { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateUrls },
     );
 
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
-      const last = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).where('delivery_id', '=', deliveryId).executeTakeFirst();
-      await trx
-        .insertInto('webhook_attempts')
-        .values({ delivery_id: deliveryId, seq: Number(last?.seq ?? 0) + 1, started_at: startedAt, duration_ms: outcome.durationMs, response_status: outcome.status, error: outcome.error })
-        .execute();
-      const common = { last_response_status: outcome.status, last_error: outcome.error, updated_at: now };
+      const [last] = (await lastSeq.execute(trx, deliveryId)).rows;
+      await insertAttempt.execute(trx, deliveryId, Number(last?.seq ?? 0) + 1, startedAt, outcome.durationMs, outcome.status, outcome.error);
       if (outcome.ok) {
-        await trx.updateTable('webhook_deliveries').set({ ...common, status: 'delivered', delivered_at: now, next_attempt_at: null }).where('id', '=', deliveryId).execute();
+        await markDelivered.execute(trx, deliveryId, outcome.status, now);
         return;
       }
+      const common = { last_response_status: outcome.status, last_error: outcome.error, updated_at: now };
       const delay = nextRetryDelay({ attempt, status: outcome.status, timedOut: outcome.timedOut, retryAfterMs: parseRetryAfter(outcome.retryAfter, now) });
       if (delay === null) {
         await trx.updateTable('webhook_deliveries').set({ ...common, status: 'failed', next_attempt_at: null }).where('id', '=', deliveryId).execute();
