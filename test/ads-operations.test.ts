@@ -330,6 +330,12 @@ for (const dialect of DIALECTS) {
       const split = ok(await api('GET', `/ads/insights?objectId=${String(adSet.id)}&datePreset=last_7d&breakdowns=age,gender`)).rows as Array<{ impressions: number; breakdowns: { age: string; gender: string } }>;
       assert.ok(split.length > 1 && split.every((r) => r.breakdowns.age && r.breakdowns.gender));
       assert.equal(split.reduce((n, r) => n + r.impressions, 0), (ok(await api('GET', `/ads/insights?objectId=${String(adSet.id)}&datePreset=last_7d`)).rows as Array<{ impressions: number }>)[0]?.impressions);
+      // A report longer than one page of Meta's (100 rows) is read whole: 7 days × 18 age and gender rows.
+      t.sandbox.clock.advance(4 * 86_400_000);
+      const total = (ok(await api('GET', `/ads/insights?objectId=${String(ad.id)}&datePreset=last_7d`)).rows as Array<{ impressions: number }>)[0]?.impressions;
+      const long = ok(await api('GET', `/ads/insights?objectId=${String(ad.id)}&datePreset=last_7d&timeIncrement=1&breakdowns=age,gender`)).rows as Array<{ impressions: number }>;
+      assert.ok(long.length > 100, `${long.length} rows`);
+      assert.equal(long.reduce((n, r) => n + r.impressions, 0), total);
       const range = ok(await api('GET', `/ads/insights?objectId=${fb.adAccountId}&since=2020-01-01&until=2020-01-31`));
       assert.deepEqual(range.rows, []);
 

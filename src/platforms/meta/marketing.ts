@@ -5,7 +5,7 @@
 // Every create sends `status=PAUSED` (objects that have a status), whatever the caller wants.
 // JSON-valued parameters (targeting, creative specs, payload) travel as JSON text in the form,
 // as Meta documents them. Answers are read with the Marketing error table (marketing-errors.ts).
-import type { AdListRequest, AdObjectChange, AdsCapability, AdsCredentials, CreativeInput, PlatformAd, PlatformAdAccount, PlatformAdSet, PlatformAudience, PlatformCampaign, PlatformCreative } from '../ads-types.ts';
+import type { AdListRequest, AdObjectChange, AdsCapability, AdsCredentials, CreativeInput, InsightsRow, PlatformAd, PlatformAdAccount, PlatformAdSet, PlatformAudience, PlatformCampaign, PlatformCreative } from '../ads-types.ts';
 import type { PlatformContext } from '../context.ts';
 import { graphTimeMs, list, numberOf, obj, str, type Json } from '../json.ts';
 import { FACEBOOK_GRAPH } from './graph.ts';
@@ -21,6 +21,9 @@ const CREATIVE_FIELDS = 'id,account_id,name,object_story_id,source_instagram_med
 const AD_FIELDS = 'id,account_id,campaign_id,adset_id,creative,name,status,effective_status';
 const AUDIENCE_FIELDS = 'id,account_id,name,description,subtype,approximate_count_lower_bound,approximate_count_upper_bound,delivery_status';
 const INSIGHTS_FIELDS = 'account_currency,impressions,reach,frequency,spend,clicks,cpc,cpm,ctr,inline_link_clicks,actions';
+const INSIGHTS_PAGE = 100;
+/** At most this many pages of one report (10,000 rows); longer reports should be cut by date. */
+const INSIGHTS_MAX_PAGES = 100;
 
 /** Minor units as Meta writes them (strings of digits); null when absent or zero-less empty. */
 const minor = (value: unknown): number | null => {
@@ -242,16 +245,25 @@ export function marketingApi(ctx: PlatformContext): AdsCapability {
     },
 
     async insights(credentials, objectId, request) {
-      const body = await call(credentials, 'GET', `/${objectId}/insights`, {
+      const params: Params = {
         fields: request.level && request.level !== 'account' ? `${request.level}_id,${request.level}_name,${INSIGHTS_FIELDS}` : INSIGHTS_FIELDS,
         date_preset: request.since ? undefined : (request.datePreset ?? undefined),
         time_range: request.since && request.until ? json({ since: request.since, until: request.until }) : undefined,
         level: request.level ?? undefined,
         breakdowns: request.breakdowns.length ? request.breakdowns.join(',') : undefined,
         time_increment: request.timeIncrement ?? undefined,
-        limit: 500,
-      });
-      return list(body.data).map(obj);
+        limit: INSIGHTS_PAGE,
+      };
+      // Rows come in pages; a report is read whole (days × breakdowns easily exceed one page).
+      const rows: InsightsRow[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < INSIGHTS_MAX_PAGES; page++) {
+        const body = await call(credentials, 'GET', `/${objectId}/insights`, { ...params, after: after ?? undefined });
+        rows.push(...list(body.data).map(obj));
+        after = nextCursor(body);
+        if (after === null) break;
+      }
+      return rows;
     },
     async searchTargeting(credentials, search) {
       // Suggestions start from a list of interest names rather than a query.
