@@ -30,6 +30,7 @@ table{width:100%;border-collapse:collapse;font-size:.93rem}th,td{text-align:left
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}td.wrap{overflow-wrap:anywhere}
 form.inline{display:inline}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end;margin-top:.75rem}
+.actions form.reject{display:flex;gap:.5rem;align-items:flex-end;flex:1 1 24rem;margin-left:auto}.reject .grow{flex:1}.reject textarea{min-height:2.4rem}
 button,.button{font:inherit;border-radius:.4rem;border:1px solid var(--line);background:#fff;color:var(--ink);padding:.4rem .9rem;cursor:pointer;text-decoration:none;display:inline-block}
 button.primary{background:var(--brand);border-color:var(--brand);color:var(--brand-ink)}button.danger{background:#fff;border-color:#e3a29b;color:var(--bad)}
 button:hover{filter:brightness(.96)}

@@ -27,8 +27,8 @@ ${reviewLine(post)}
 <div class="actions">
 <form method="post" action="${BASE}/approvals/${post.id}/approve">${csrfField(viewer)}<button class="primary" type="submit">Approve</button></form>
 <form method="post" action="${BASE}/approvals/${post.id}/reject" class="reject">${csrfField(viewer)}
-<label for="reason-${post.id}">Reason for rejecting (optional)</label>
-<textarea id="reason-${post.id}" name="reason" maxlength="${REASON_MAX}" rows="2"></textarea>
+<div class="grow"><label for="reason-${post.id}">Reason for rejecting (optional)</label>
+<textarea id="reason-${post.id}" name="reason" maxlength="${REASON_MAX}" rows="2"></textarea></div>
 <button class="danger" type="submit">Reject</button></form>
 </div></article>`;
 }
