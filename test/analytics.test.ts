@@ -226,6 +226,14 @@ for (const dialect of DIALECTS) {
       const demo = await api(`/analytics/accounts/${th.id}/demographics?breakdown=gender`);
       assert.deepEqual(demo.body.values?.map((v) => v.key).sort(), ['F', 'M', 'U']);
       assert.deepEqual(code(await api(`/analytics/accounts/${th.id}/demographics?breakdown=gender&timeframe=this_week`)), [400, 'not_supported']);
+      const few = await addInsightsAccount(t, org, 'threads', { followers: 40 });
+      const seq2 = mark();
+      const refused = await api(`/analytics/accounts/${few.id}/demographics?breakdown=age`);
+      assert.deepEqual(code(refused), [400, 'not_supported']);
+      assert.deepEqual(callsSince(seq2).map(([, p, q]) => [p, q.metric]), [[`/${few.platformUserId}/threads_insights`, 'followers_count']], 'only the followers count was read');
+      const quiet = mark();
+      assert.deepEqual(code(await api(`/analytics/accounts/${th.id}/online-followers`)), [400, 'not_supported']);
+      assert.deepEqual(callsSince(quiet), []);
     });
 
     test('tiktok: a public video has counts, a SELF_ONLY one says why not beside it; the creator totals', async () => {
@@ -246,6 +254,7 @@ for (const dialect of DIALECTS) {
       const account = await api(`/analytics/accounts/${pub.id}?metrics=followers,videos,reach`);
       assert.deepEqual([account.body.metrics?.map((m) => [m.metric, m.total]), account.body.unsupported], [[['followers', 300], ['videos', 0]], ['reach']]);
       assert.deepEqual(code(await api(`/analytics/accounts/${pub.id}/demographics?breakdown=age`)), [400, 'not_supported']);
+      assert.deepEqual(code(await api(`/analytics/accounts/${pub.id}/online-followers`)), [400, 'not_supported']);
     });
 
     test('reddit: score, upvotes, ratio and comments of a link; no account insights', async () => {
@@ -261,6 +270,7 @@ for (const dialect of DIALECTS) {
       const quiet = mark();
       assert.deepEqual(code(await api(`/analytics/accounts/${rd.id}`)), [400, 'not_supported']);
       assert.deepEqual(code(await api(`/analytics/accounts/${rd.id}/demographics?breakdown=age`)), [400, 'not_supported']);
+      assert.deepEqual(code(await api(`/analytics/accounts/${rd.id}/online-followers`)), [400, 'not_supported']);
       assert.deepEqual(callsSince(quiet), []);
     });
 
