@@ -1,0 +1,84 @@
+// The tool generator on documents made for the cases today's routes do not all show: a body that
+// is not an object, a name both in the query and the body, references inlined, a recursive
+// schema refused, names that would collide; and how arguments go back to path, query, header
+// and body.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { requestFor, ToolInputError } from '../src/mcp/call.ts';
+import { toolName } from '../src/mcp/names.ts';
+import type { OpenApiDocument } from '../src/mcp/openapi-shape.ts';
+import { toolsFromOpenApi } from '../src/mcp/tools.ts';
+
+const doc: OpenApiDocument = {
+  components: { schemas: { Tag: { $id: 'Tag', type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+  paths: {
+    '/things/{id}': {
+      post: {
+        operationId: 'tagThing',
+        summary: 'Tag a thing',
+        parameters: [
+          { in: 'path', name: 'id', required: true, schema: { type: 'string' } },
+          { in: 'query', name: 'accountId', schema: { type: 'string' } },
+          { in: 'query', name: 'dryRun', schema: { type: 'boolean' } },
+          { in: 'header', name: 'x-request-id', schema: { type: 'string' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['tag'], properties: { tag: { $ref: '#/components/schemas/Tag', description: 'The tag.' }, accountId: { type: 'string' } } } } } },
+      },
+    },
+    '/lists': {
+      put: { operationId: 'replaceList', summary: 'Replace the list', requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } } } },
+      get: { operationId: 'listLists', summary: 'Lists', parameters: [{ in: 'query', name: 'ids', schema: { type: 'array', items: { type: 'string' } } }] },
+    },
+  },
+};
+
+describe('tools from an API document', () => {
+  const tools = toolsFromOpenApi(doc);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  test('names are the operationIds in snake_case', () => {
+    assert.deepEqual(tools.map((tool) => tool.name), ['tag_thing', 'list_lists', 'replace_list']);
+    assert.equal(toolName('getWhatsAppMedia'), 'get_whatsapp_media');
+    assert.equal(toolName('listAccountHealth'), 'list_account_health');
+  });
+
+  test('parameters and body fields merge into one input; references are inlined', () => {
+    const tool = byName.get('tag_thing');
+    assert.ok(tool);
+    assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), ['accountId', 'dryRun', 'id', 'tag', 'x-request-id']);
+    assert.deepEqual(tool.inputSchema.properties.tag, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], description: 'The tag.' });
+    assert.deepEqual(new Set(tool.inputSchema.required), new Set(['tag', 'id']));
+    assert.deepEqual(tool.annotations, { readOnlyHint: false, destructiveHint: true });
+    assert.match(tool.description, /^Tag a thing\. \(POST \/api\/v1\/things\/\{id\}\)$/);
+  });
+
+  test('arguments go back where the operation takes them', () => {
+    const tool = byName.get('tag_thing');
+    assert.ok(tool);
+    const request = requestFor(tool.operation, { id: 'a b', accountId: 'acc_1', dryRun: true, 'x-request-id': 'k1', tag: { name: 'n' }, extra: 1 });
+    // accountId is a body field as well as a query parameter: it goes in the body.
+    assert.deepEqual(request, { method: 'POST', path: '/things/a%20b?dryRun=true', headers: { 'x-request-id': 'k1' }, body: { accountId: 'acc_1', tag: { name: 'n' }, extra: 1 } });
+    assert.throws(() => requestFor(tool.operation, { tag: { name: 'n' } }), (error: unknown) => error instanceof ToolInputError && error.message === 'id: required');
+    const list = byName.get('list_lists');
+    assert.ok(list);
+    assert.deepEqual(requestFor(list.operation, { ids: ['a', 'b'] }), { method: 'GET', path: '/lists?ids=a&ids=b', headers: {} });
+    assert.deepEqual(list.annotations, { readOnlyHint: true, destructiveHint: false });
+  });
+
+  test('a body that is not an object is the input field body', () => {
+    const tool = byName.get('replace_list');
+    assert.ok(tool);
+    assert.deepEqual(tool.inputSchema, { type: 'object', properties: { body: { type: 'array', items: { type: 'string' } } }, required: ['body'] });
+    assert.deepEqual(requestFor(tool.operation, { body: ['x'] }).body, ['x']);
+  });
+
+  test('a recursive schema and colliding names stop the start', () => {
+    const recursive: OpenApiDocument = {
+      components: { schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } } },
+      paths: { '/n': { post: { operationId: 'makeNode', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } },
+    };
+    assert.throws(() => toolsFromOpenApi(recursive), /refers to itself/);
+    const twins: OpenApiDocument = { paths: { '/a': { get: { operationId: 'getA' } }, '/b': { get: { operationId: 'get_a' } } } };
+    assert.throws(() => toolsFromOpenApi(twins), /two operations make the tool name get_a/);
+  });
+});
