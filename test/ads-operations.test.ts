@@ -12,6 +12,7 @@ import { addAdsAccount, type AdsAccount } from './ads-support.ts';
 import { quickMetaProcessing } from './posts-meta-support.ts';
 import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 import { createPost as sandboxPost } from '../src/sandbox/facebook/posts.ts';
+import { addAdAccount } from '../src/sandbox/ads/seed.ts';
 
 type Body = Record<string, unknown> & { error?: { message: string; code?: string } };
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -65,6 +66,16 @@ for (const dialect of DIALECTS) {
       const rows = await t.runtime.deps.store.db.selectFrom('ad_objects').selectAll().where('organization_id', '=', org).execute();
       assert.deepEqual(rows.map((r) => [r.platform_id, r.kind, r.account_id]), [[fb.adAccountId, 'ad_account', fb.id]]);
       assert.deepEqual(refused(await api('GET', '/ads/accounts')), [400, 'query.accountId']);
+    });
+
+    test("an agency's many ad accounts are all listed (Meta's pages followed)", async () => {
+      const agency = await t.tenant();
+      const account = await addAdsAccount(t, agency.organizationId);
+      for (let i = 0; i < 105; i++) addAdAccount(t.sandbox, { ownerUserId: account.userId, name: `Client ${i}` });
+      const listed = ok(await api('GET', `/ads/accounts?accountId=${account.id}`, undefined, agency.key)).adAccounts as unknown[];
+      assert.equal(listed.length, 106);
+      // Several ad accounts: one must be named.
+      assert.deepEqual(refused(await api('GET', `/ads/campaigns?accountId=${account.id}`, undefined, agency.key)), [400, 'adAccountId']);
     });
 
     test('campaign → ad set → creative → ad by hand: confirm required, all PAUSED, money in minor units', async () => {

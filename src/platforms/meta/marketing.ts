@@ -22,8 +22,8 @@ const AD_FIELDS = 'id,account_id,campaign_id,adset_id,creative,name,status,effec
 const AUDIENCE_FIELDS = 'id,account_id,name,description,subtype,approximate_count_lower_bound,approximate_count_upper_bound,delivery_status';
 const INSIGHTS_FIELDS = 'account_currency,impressions,reach,frequency,spend,clicks,cpc,cpm,ctr,inline_link_clicks,actions';
 const INSIGHTS_PAGE = 100;
-/** At most this many pages of one report (10,000 rows); longer reports should be cut by date. */
-const INSIGHTS_MAX_PAGES = 100;
+/** At most this many pages of one list read whole (an insights report: 10,000 rows; longer ones should be cut by date). */
+const MAX_PAGES = 100;
 
 /** Minor units as Meta writes them (strings of digits); null when absent or zero-less empty. */
 const minor = (value: unknown): number | null => {
@@ -166,8 +166,16 @@ export function marketingApi(ctx: PlatformContext): AdsCapability {
 
   return {
     async adAccounts(credentials) {
-      const body = await call(credentials, 'GET', '/me/adaccounts', { fields: ACCOUNT_FIELDS, limit: 100 });
-      return list(body.data).map((item) => toAccount(obj(item)));
+      // Agencies see many ad accounts: every page is read.
+      const accounts: PlatformAdAccount[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const body = await call(credentials, 'GET', '/me/adaccounts', { fields: ACCOUNT_FIELDS, limit: 100, after: after ?? undefined });
+        accounts.push(...list(body.data).map((item) => toAccount(obj(item))));
+        after = nextCursor(body);
+        if (after === null) break;
+      }
+      return accounts;
     },
     adAccount: async (credentials, id) => toAccount(await call(credentials, 'GET', `/${id}`, { fields: ACCOUNT_FIELDS })),
 
@@ -257,7 +265,7 @@ export function marketingApi(ctx: PlatformContext): AdsCapability {
       // Rows come in pages; a report is read whole (days × breakdowns easily exceed one page).
       const rows: InsightsRow[] = [];
       let after: string | null = null;
-      for (let page = 0; page < INSIGHTS_MAX_PAGES; page++) {
+      for (let page = 0; page < MAX_PAGES; page++) {
         const body = await call(credentials, 'GET', `/${objectId}/insights`, { ...params, after: after ?? undefined });
         rows.push(...list(body.data).map(obj));
         after = nextCursor(body);
