@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { queueStandingJobs } from '../src/composition.ts';
+import { newId } from '../src/lib/ids.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import type { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
@@ -214,6 +215,30 @@ for (const dialect of DIALECTS) {
       // The person's profile could not be read (no such PSID in the sandbox): the message is kept without it.
       const conversation = await conversationOf(a.id, 'psid-retry-1');
       assert.deepEqual(conversation.participant, { id: 'psid-retry-1', username: null, name: null });
+    });
+
+    test("an echo that arrives while the service's send is in flight waits for it, then adds nothing", async () => {
+      const a = account('facebook');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      const conversationId = newId('conversation');
+      // As the send route leaves it just before its platform call.
+      await db
+        .insertInto('conversations')
+        .values({ id: conversationId, organization_id: org, account_id: a.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-race', participant_username: null, participant_name: 'Race', status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: now + 60_000, created_at: now, updated_at: now })
+        .execute();
+      const echo = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-race' }, timestamp: now, message: { mid: 'm_race_ours', is_echo: true, app_id: 1, text: 'ours' } }] }] });
+      assert.equal((await postMeta(t, echo)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const waiting = await db.selectFrom('platform_webhook_events').select('status').where('body', '=', echo).executeTakeFirstOrThrow();
+      assert.equal(waiting.status, 'pending');
+      // The send stores its message (and message.sent, not part of this test) and clears the mark.
+      const stored = { id: newId('message'), organization_id: org, account_id: a.id, conversation_id: conversationId, direction: 'outbound' as const, platform_message_id: 'm_race_ours', text: 'ours', attachments: '[]', status: 'sent' as const, sent_at: now, reaction: null, postback: null, created_at: now };
+      await db.insertInto('messages').values(stored).execute();
+      await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversationId).execute();
+      await waitFor(async () => ((await db.selectFrom('platform_webhook_events').select('status').where('body', '=', echo).executeTakeFirstOrThrow()).status === 'processed' ? true : null), 10_000, 'the echo processed');
+      assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_race_ours').length, 0);
+      assert.equal((await db.selectFrom('messages').select('id').where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
     });
 
     test('a messaging row left unhandled before this handler is processed at the worker start', async () => {

@@ -20,7 +20,11 @@ import { conversationFor, insertMessage, touchConversation } from './records.ts'
 
 export type InboundAccount = Pick<AccountRow, 'id' | 'organization_id' | 'platform' | 'external_id' | 'platform_user_id'>;
 
-/** An echo arrived while the service's own send to that person was in flight: try again later. */
+/**
+ * An echo arrived while the service's own send to that person was in flight: the job fails and
+ * runs again with its kind's backoff (1 s, 4 s, 16 s, 64 s: past the 60 s hold at the latest),
+ * by when the send has stored the message id or cleared the mark.
+ */
 export class EchoTooEarly extends Error {
   constructor() {
     super('an echo arrived while a send to the person is in flight; processed again later');
