@@ -134,6 +134,8 @@ for (const dialect of DIALECTS) {
       ]);
 
       seq = mark();
+      assert.deepEqual(code(await api(`/analytics/accounts/${ig.id}?since=2026-01-01&until=2026-03-01`)), [400, 'invalid_request']);
+      assert.deepEqual(callsSince(seq), [], 'a range Instagram refuses is not sent');
       const demo = await api(`/analytics/accounts/${ig.id}/demographics?breakdown=country`);
       assert.equal(demo.status, 200, JSON.stringify(demo.body));
       assert.deepEqual([demo.body.breakdown, demo.body.timeframe, demo.body.values?.map((v) => v.key).sort()], ['country', 'this_month', ['BR', 'DE', 'FR', 'GB', 'IN', 'US']]);

@@ -3,6 +3,7 @@
 // for the account, with each metric's metric_type. These tables are the one place to change when
 // Instagram renames a metric. Followers are the user node's `followers_count`; demographics and
 // online followers need 100 followers.
+import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { graphTimeMs, numberOf, obj, text, type Json } from '../json.ts';
 import { accountMetric, lifetimeValue, readMetrics, rowsByName, unixSeconds, type MetricTable } from '../meta/insights.ts';
@@ -45,6 +46,9 @@ const AUDIENCE: Record<Audience, string> = {
   reached: 'reached_audience_demographics',
 };
 
+/** Instagram reads account insights over at most 30 days between since and until (§10.2). */
+const MAX_RANGE_MS = 30 * 86_400_000;
+
 const call = (http: PlatformHttp, account: AccountCredentials) => graphCaller(http, 'instagram', instagramHost(account.metadata), account.accessToken);
 
 async function followersCount(http: PlatformHttp, account: AccountCredentials): Promise<number> {
@@ -66,6 +70,10 @@ export function instagramInsights(http: PlatformHttp): { post: PostInsightsReade
     account: {
       metrics: [...(Object.keys(ACCOUNT) as MetricName[]), 'followers'],
       async account(account, query) {
+        // Refused before asking: Instagram would refuse every metric of the request alike.
+        if (query.since !== null && query.until !== null && query.until - query.since > MAX_RANGE_MS) {
+          throw new PlatformError('invalid', 'since and until may be at most 30 days apart on Instagram', { platform: 'instagram' });
+        }
         const graph = call(http, account);
         const wantsFollowers = query.metrics.includes('followers');
         const others = query.metrics.filter((m) => m !== 'followers');
