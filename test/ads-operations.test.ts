@@ -71,9 +71,11 @@ for (const dialect of DIALECTS) {
     test("an agency's many ad accounts are all listed (Meta's pages followed)", async () => {
       const agency = await t.tenant();
       const account = await addAdsAccount(t, agency.organizationId);
-      for (let i = 0; i < 105; i++) addAdAccount(t.sandbox, { ownerUserId: account.userId, name: `Client ${i}` });
+      for (let i = 0; i < 1205; i++) addAdAccount(t.sandbox, { ownerUserId: account.userId, name: `Client ${i}` });
       const listed = ok(await api('GET', `/ads/accounts?accountId=${account.id}`, undefined, agency.key)).adAccounts as unknown[];
-      assert.equal(listed.length, 106);
+      assert.equal(listed.length, 1206);
+      const recorded = await t.runtime.deps.store.db.selectFrom('ad_objects').select('platform_id').where('organization_id', '=', agency.organizationId).execute();
+      assert.equal(recorded.length, 1206);
       // Several ad accounts: one must be named.
       assert.deepEqual(refused(await api('GET', `/ads/campaigns?accountId=${account.id}`, undefined, agency.key)), [400, 'adAccountId']);
     });

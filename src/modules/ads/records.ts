@@ -26,9 +26,19 @@ const KIND_NAMES: Record<AdObjectKind, string> = {
   audience: 'Audience',
 };
 
-/** Records objects (inserted, or refreshed in place), all in one statement. */
+/** Rows per statement: well under SQLite's limit of bound values (9 a row). */
+const CHUNK = 500;
+
+/** Records objects (inserted, or refreshed in place), in one transaction. */
 export async function recordObjects(tenant: Tenant, now: number, inputs: RecordInput[]): Promise<void> {
   if (!inputs.length) return;
+  if (inputs.length <= CHUNK) return upsert(tenant, now, inputs);
+  await tenant.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < inputs.length; i += CHUNK) await upsert(tenant.with(trx), now, inputs.slice(i, i + CHUNK));
+  });
+}
+
+async function upsert(tenant: Tenant, now: number, inputs: RecordInput[]): Promise<void> {
   const rows = inputs.map((i) => ({
     organization_id: tenant.organizationId,
     platform_id: i.platformId,
