@@ -1,5 +1,7 @@
-// The issue's newcomer path through tools alone, on both stores and both transports: list the
-// tools, connect a threads account in the sandbox (start_connect gives the authUrl; the test
+// The issue's newcomer path through tools alone, on both stores: the configuration
+// `socialapi mcp config` prints (stdio with --url, and Streamable HTTP) pasted into the SDK's
+// client as a user pastes it into theirs, and stdio against the store; each lists the tools,
+// connects a threads account in the sandbox (start_connect gives the authUrl; the test
 // walks the consent page as a browser would), see it with list_accounts, upload a picture by
 // base64 with create_media, publish a post with it, and follow get_post until it is published.
 import assert from 'node:assert/strict';
@@ -10,7 +12,8 @@ import { waitFor } from './harness/wait.ts';
 import { jpeg } from './fixtures/media.ts';
 import { openConsent, submitConsent } from './sandbox/helpers.ts';
 import { startPostsApp, type PostsApp } from './posts-support.ts';
-import { callOk, httpClient, stdioClient, storeEnv, type McpClient } from './mcp-support.ts';
+import { runCli } from './harness/cli.ts';
+import { callOk, clientFromEntry, printedEntries, stdioClient, storeEnv, type McpClient } from './mcp-support.ts';
 
 interface Post {
   id: string;
@@ -26,10 +29,15 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    for (const transport of ['http', 'stdio'] as const) {
-      test(`connect, upload, publish and see it published, over ${transport}`, async () => {
+    for (const transport of ['printed HTTP configuration', 'printed stdio configuration', 'stdio against the store'] as const) {
+      test(`connect, upload, publish and see it published: ${transport}`, async () => {
         const { key } = await t.tenant();
-        const mcp: McpClient = transport === 'http' ? await httpClient(t, key) : await stdioClient(key, storeEnv(t));
+        const printed = await runCli(['mcp', 'config', '--url', t.url], {});
+        assert.equal(printed.code, 0, printed.stderr);
+        const [stdioEntry, httpEntry] = printedEntries(printed.stdout);
+        assert.ok(stdioEntry?.command && httpEntry?.url, printed.stdout);
+        const mcp: McpClient =
+          transport === 'printed HTTP configuration' ? await clientFromEntry(httpEntry, key) : transport === 'printed stdio configuration' ? await clientFromEntry(stdioEntry, key) : await stdioClient(key, storeEnv(t));
         try {
           const { tools } = await mcp.client.listTools();
           assert.ok(['start_connect', 'list_accounts', 'create_media', 'create_post', 'get_post'].every((name) => tools.some((tool) => tool.name === name)));

@@ -84,3 +84,34 @@ export async function operations(t: Pick<TestApp, 'url'>): Promise<Array<{ metho
   const doc = (await (await fetch(`${t.url}/api/v1/openapi.json`)).json()) as OpenApiDoc;
   return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId })));
 }
+
+interface ServerEntry {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** The JSON blocks `socialapi mcp config` prints, each one's `mcpServers.socialapi`. */
+export function printedEntries(stdout: string): ServerEntry[] {
+  const blocks = stdout.match(/^\{\n[\s\S]*?\n\}$/gm) ?? [];
+  return blocks.map((block) => (JSON.parse(block) as { mcpServers: { socialapi: ServerEntry } }).mcpServers.socialapi);
+}
+
+/** A client started from a pasted configuration entry, the key put where the placeholder is. */
+export async function clientFromEntry(entry: ServerEntry, key: string): Promise<McpClient> {
+  const fill = (record: Record<string, string> = {}) => Object.fromEntries(Object.entries(record).map(([name, value]) => [name, value.replace('sk_…', key)]));
+  if (entry.url) {
+    const client = new Client({ name: 'socialapi-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: fill(entry.headers) } }));
+    return { client, stderr: () => '', close: () => client.close() };
+  }
+  if (!entry.command) throw new Error('the entry has neither url nor command');
+  const transport = new StdioClientTransport({ command: entry.command, args: entry.args ?? [], env: { PATH: process.env.PATH ?? '', ...fill(entry.env) }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'socialapi-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}

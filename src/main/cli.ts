@@ -7,10 +7,10 @@ import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys/servi
 import { createOrganization, findOrganization, listOrganizations } from '../modules/orgs/service.ts';
 import { approvePost, rejectPost } from '../modules/posts/approval.ts';
 import { createSignInLink, DASHBOARD_PREFIX, LINK_TTL_MS, revokeOrganizationSessions } from '../modules/dashboard/index.ts';
-import { createSignInLink, DASHBOARD_PREFIX, LINK_TTL_MS, revokeOrganizationSessions } from '../modules/dashboard/index.ts';
 import { openMigratedStore, StartupError } from '../runtime.ts';
 import { API_KEY_VARIABLE, runMcpStdio } from '../mcp/stdio.ts';
 import { printMcpTools } from '../mcp/tool-docs.ts';
+import { clientConfig } from '../mcp/client-config.ts';
 import { printOpenApi } from './openapi.ts';
 import { serve } from './serve.ts';
 import { watchParent } from './shutdown.ts';
@@ -25,6 +25,7 @@ export const USAGE = `usage: socialapi <command> [options]
   mcp [--url URL]              the MCP tool server on stdio, acting with SOCIALAPI_API_KEY; against the
                                store, or the running service at URL
   mcp tools                    print the MCP tool list (docs/mcp-tools.md)
+  mcp config [--url URL]       print the MCP client configuration (stdio and HTTP) for this checkout
   sandbox [--port N] [--host H] [--state FILE]  run the platform sandbox alone (default 127.0.0.1:4010), its state kept in FILE if given
   orgs create --name N [--approval]
   orgs list
@@ -34,8 +35,6 @@ export const USAGE = `usage: socialapi <command> [options]
   keys rotate KEY_ID           print a new key and revoke the old one
   posts approve POST_ID        approve a post held for approval
   posts reject POST_ID [--reason TEXT]
-  dashboard link --org ORG [--email E]   print a single-use dashboard sign-in link (15 minutes)
-  dashboard revoke --org ORG   sign every dashboard session of the organization out
   dashboard link --org ORG [--email E]   print a single-use dashboard sign-in link (15 minutes)
   dashboard revoke --org ORG   sign every dashboard session of the organization out
 
@@ -113,6 +112,11 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
         out((await printMcpTools()).trimEnd());
         return 0;
       }
+      if (sub === 'config') {
+        const { values } = parse(rest, { url: { type: 'string' } }, 0);
+        out(clientConfig(values.url ?? config().publicBaseUrl));
+        return 0;
+      }
       const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { url: { type: 'string' } }, 0);
       await runMcpStdio(config, { apiKey: process.env[API_KEY_VARIABLE], url: values.url, watchParent: options.underNpm });
       return -1; // serves until the client closes stdin
@@ -145,8 +149,6 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
     }
     case 'keys':
       return keysCommand(sub, rest, out, config);
-    case 'dashboard':
-      return dashboardCommand(sub, rest, out, config);
     case 'dashboard':
       return dashboardCommand(sub, rest, out, config);
     default:
@@ -205,30 +207,6 @@ async function keysCommand(sub: string | undefined, rest: string[], out: (line: 
     default:
       throw new UsageError(`unknown keys command ${sub ?? ''}`);
   }
-}
-
-async function dashboardCommand(sub: string | undefined, rest: string[], out: (line: string) => void, config: () => Config): Promise<number> {
-  if (sub !== 'link' && sub !== 'revoke') throw new UsageError(`unknown dashboard command ${sub ?? ''}`);
-  const { values } = parse(rest, { org: { type: 'string' }, email: { type: 'string' } }, 0);
-  if (!values.org) throw new UsageError('--org is required');
-  if (sub === 'revoke' && values.email !== undefined) throw new UsageError('--email is for dashboard link');
-  const orgId = values.org;
-  const email = values.email === undefined ? null : values.email.trim();
-  if (email !== null && !/^[^\s@]{1,100}@[^\s@]{1,200}$/.test(email)) throw new UsageError('--email must be an email address');
-  const settings = config();
-  const done = await withStore(settings, async (store) => {
-    if (!(await findOrganization(store.db, orgId))) return null;
-    if (sub === 'revoke') return `${await revokeOrganizationSessions(store.db, systemClock.now(), orgId)} dashboard session(s) of ${orgId} signed out`;
-    const { token } = await createSignInLink(store.db, systemClock.now(), orgId, email);
-    return `${settings.publicBaseUrl}${DASHBOARD_PREFIX}/login/${token}`;
-  });
-  if (done === null) {
-    out(`no organization ${orgId}`);
-    return 1;
-  }
-  if (sub === 'link') out(`Open this link to sign in to the dashboard of ${orgId}${email ? ` as ${email}` : ''} (single use, valid ${LINK_TTL_MS / 60_000} minutes):`);
-  out(done);
-  return 0;
 }
 
 async function dashboardCommand(sub: string | undefined, rest: string[], out: (line: string) => void, config: () => Config): Promise<number> {
