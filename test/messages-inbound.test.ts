@@ -217,6 +217,32 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(conversation.participant, { id: 'psid-retry-1', username: null, name: null });
     });
 
+    test('two organizations with the same Page each get their own conversation and event', async () => {
+      const a = account('facebook');
+      const other = await t.tenant();
+      const theirs = await messageReceiver(t, other.key);
+      try {
+        const { sealer, store, clock } = t.runtime.deps;
+        const row = await store.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+        const theirAccount = newId('account');
+        await store.db.insertInto('accounts').values({ ...row, id: theirAccount, organization_id: other.organizationId, external_id: null, access_token_enc: sealer.seal(a.token), connected_at: clock.now() }).execute();
+        const written = await control(t, 'messages', { accountId: a.platformUserId, text: 'Two of you?', from: { name: 'Shared Person' } });
+        const ours = await eventOf('message.received', (d) => d.data.platformMessageId === written.mid);
+        const got = await waitFor(() => theirs.delivered().find((d) => d.data.platformMessageId === written.mid), 10_000, 'their message.received');
+        assert.equal(ours.data.accountId, a.id);
+        assert.equal(got.data.accountId, theirAccount);
+        assert.notEqual(got.data.conversationId, ours.data.conversationId);
+        assert.notEqual(got.data.eventId, ours.data.eventId);
+        assert.deepEqual(got.data.participant, ours.data.participant);
+        // Each organization sees its own conversation only.
+        const listed = await api<{ conversations: Array<{ id: string }> }>(t, other.key, 'GET', '/inbox/conversations');
+        assert.deepEqual(listed.body.conversations.map((c) => c.id), [got.data.conversationId]);
+        assert.equal((await api(t, other.key, 'GET', `/inbox/conversations/${ours.data.conversationId}`)).status, 404);
+      } finally {
+        await theirs.receiver.stop();
+      }
+    });
+
     test("an echo that arrives while the service's send is in flight waits for it, then adds nothing", async () => {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
@@ -237,8 +263,8 @@ for (const dialect of DIALECTS) {
       await db.insertInto('messages').values(stored).execute();
       await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversationId).execute();
       await waitFor(async () => ((await db.selectFrom('platform_webhook_events').select('status').where('body', '=', echo).executeTakeFirstOrThrow()).status === 'processed' ? true : null), 10_000, 'the echo processed');
-      assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_race_ours').length, 0);
-      assert.equal((await db.selectFrom('messages').select('id').where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
+      assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_race_ours' && d.data.accountId === a.id).length, 0);
+      assert.equal((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
     });
 
     test('a messaging row left unhandled before this handler is processed at the worker start', async () => {
