@@ -74,11 +74,15 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('without a valid key the command stops with one line', async () => {
-      const [missing, unknown] = await Promise.all([
+    test('without a valid key, or with a service that does not answer, the command stops with one line', async () => {
+      const [missing, unknown, nowhere] = await Promise.all([
         runCli(['mcp'], { ...storeEnv(t), SOCIALAPI_API_KEY: '' }),
         runCli(['mcp'], { ...storeEnv(t), SOCIALAPI_API_KEY: `sk_${'x'.repeat(43)}` }),
+        runCli(['mcp', '--url', 'http://127.0.0.1:1'], { SOCIALAPI_API_KEY: key }),
       ]);
+      assert.equal(nowhere.code, 1);
+      assert.match(nowhere.stderr, /cannot read the API document of http:\/\/127\.0\.0\.1:1/);
+      assert.ok(!nowhere.stderr.includes(key), 'the key is not printed');
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /set SOCIALAPI_API_KEY to an API key/);
       assert.equal(missing.stdout, '');
