@@ -254,7 +254,7 @@ for (const dialect of DIALECTS) {
       assert.equal(ads.creatives.get(String(boosted.creativeId))?.objectStoryId, boosted.objectStoryId);
       assert.equal(ads.ads.get(String(boosted.adId))?.status, 'PAUSED');
       const creates = callsSince(seq).filter((e) => e.method === 'POST');
-      assert.deepEqual(creates.map((e) => e.path.split('/').at(-1)), ['campaigns', 'adsets', 'adcreatives', 'ads']);
+      assert.deepEqual(creates.map((e) => e.path.split('/').at(-1)), ['adcreatives', 'campaigns', 'adsets', 'ads']);
       for (const call of creates.filter((e) => !e.path.endsWith('adcreatives'))) assert.equal(form(call.body).status, 'PAUSED');
       // Recorded: the organization can read them.
       assert.equal((ok(await api('GET', `/ads/ads/${String(boosted.adId)}`)).ad as Record<string, unknown>).status, 'PAUSED');
@@ -274,6 +274,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(refused(failed), [400, 'invalid_request']);
       assert.equal(ads.campaigns.size, before + 1);
       assert.equal([...ads.campaigns.values()].at(-1)?.status, 'DELETED');
+
+      // A post the Page does not have (deleted, say) fails at the creative: no campaign at all.
+      const campaigns = ads.campaigns.size;
+      const gone = await api('POST', '/ads/boost', { ...boost, postId: undefined, platformPostId: `${fb.pageId}_999999`, confirm: true });
+      assert.deepEqual(refused(gone), [400, 'invalid_request']);
+      assert.match(gone.body.error?.message ?? '', /Post not available/);
+      assert.equal(ads.campaigns.size, campaigns);
     });
 
     test('audiences: created with confirm, members hashed before upload, never stored or logged raw, deleted', async () => {

@@ -1,9 +1,10 @@
 // POST /ads/boost (contract "Ads"): boosting a published Page post is, in the public Marketing
-// API, four objects made in order (platforms.md §9.3): an engagement campaign, an ad set with
-// the budget, schedule and targeting, a creative whose object_story_id is the post, and an ad.
-// All are created PAUSED and recorded as they are made. If a step fails, the campaign made for
-// the boost is deleted again (best effort: deleting a campaign deletes what is under it), so a
-// failed boost leaves nothing half-built behind; the step's error is the answer.
+// API, four objects (platforms.md §9.3): a creative whose object_story_id is the post, an
+// engagement campaign, an ad set with the budget, schedule and targeting, and an ad. All are
+// created PAUSED and recorded as they are made. If a step after the campaign fails, the campaign
+// is deleted again (best effort: deleting a campaign deletes what is under it), so a failed boost
+// leaves nothing half-built behind but the creative, which spends nothing; the step's error is
+// the answer.
 import type { Tenant } from '../../db/tenant.ts';
 import { errors } from '../../http/errors.ts';
 import { adAccountScope, adsCall, currencyOf, findAccount, requireConfirm, type AdsDeps } from './access.ts';
@@ -67,6 +68,10 @@ export async function boostPost(deps: AdsDeps, tenant: Tenant, body: BoostReques
   const record = (platformId: string, kind: 'campaign' | 'adset' | 'creative' | 'ad', parentId: string | null = null) =>
     recordObjects(tenant, deps.clock.now(), [{ platformId, kind, accountId: account.id, adAccountId: scope.adAccountId, parentId, createdHere: true }]);
 
+  // The creative first: it checks the post is a live post of the Page, and spends nothing, so a
+  // post that cannot be boosted leaves no campaign behind.
+  const creative = await adsCall(deps, account, (ads, credentials) => ads.createCreative(credentials, scope.adAccountId, { kind: 'post', name, objectStoryId }));
+  await record(creative.id, 'creative');
   const campaign = await adsCall(deps, account, (ads, credentials) =>
     ads.createCampaign(credentials, scope.adAccountId, { name, objective: 'OUTCOME_ENGAGEMENT', specialAdCategories: [], dailyBudget: null, lifetimeBudget: null }),
   );
@@ -87,8 +92,6 @@ export async function boostPost(deps: AdsDeps, tenant: Tenant, body: BoostReques
       }),
     );
     await record(adSet.id, 'adset', campaign.id);
-    const creative = await adsCall(deps, account, (ads, credentials) => ads.createCreative(credentials, scope.adAccountId, { kind: 'post', name, objectStoryId }));
-    await record(creative.id, 'creative');
     const ad = await adsCall(deps, account, (ads, credentials) => ads.createAd(credentials, scope.adAccountId, { adSetId: adSet.id, creativeId: creative.id, name }));
     await record(ad.id, 'ad', adSet.id);
     return { campaignId: campaign.id, adSetId: adSet.id, creativeId: creative.id, adId: ad.id, adAccountId: scope.adAccountId, objectStoryId, status: 'PAUSED' as const, currency, budget: body.budget };
