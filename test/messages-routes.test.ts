@@ -278,6 +278,8 @@ for (const dialect of DIALECTS) {
     test("syncs: a conversation's sync before the account's is 409 sync_required; the account's follows the platform's pages; nothing is stored twice", async () => {
       for (const kind of KINDS) {
         const a = await addDmAccount(t, org, kind);
+        // Someone wrote before the account was subscribed: the service first hears of them by the sync.
+        const quiet = await control(t, 'messages', { accountId: a.platformUserId, text: 'before you subscribed', from: a.platform === 'facebook' ? { name: 'Quiet Person' } : { username: 'quiet.person', name: 'Quiet Person' } });
         await subscribe(t, key, a);
         const one = await personWrites(a, `Sync One ${kind}`, 'first person');
         const two = await personWrites(a, `Sync Two ${kind}`, 'second person');
@@ -294,13 +296,18 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(platformCalls(t, seq), []);
 
         seq = journalMark(t);
-        const synced = await api<{ conversations: Conversation[]; messagesStored: number }>(t, key, 'POST', '/inbox/conversations/sync', { accountId: a.id, limit: 1, pages: 2 });
+        const synced = await api<{ conversations: Conversation[]; messagesStored: number }>(t, key, 'POST', '/inbox/conversations/sync', { accountId: a.id, limit: 2, pages: 2 });
         assert.equal(synced.status, 200, JSON.stringify(synced.body));
-        assert.deepEqual(synced.body.conversations.map((c) => c.id).sort(), [one.conversation.id, two.conversation.id].sort());
-        assert.equal(synced.body.messagesStored, 1);
+        const quietConversation = synced.body.conversations.find((c) => c.participant.id === quiet.senderId);
+        assert.ok(quietConversation, JSON.stringify(synced.body.conversations));
+        assert.deepEqual(quietConversation.participant, { id: quiet.senderId, username: a.platform === 'facebook' ? null : 'quiet.person', name: 'Quiet Person' });
+        assert.equal(quietConversation.lastMessageText, 'before you subscribed');
+        assert.equal(quietConversation.messagingWindow.open, true);
+        assert.deepEqual(synced.body.conversations.map((c) => c.id).sort(), [one.conversation.id, two.conversation.id, quietConversation.id].sort());
+        assert.equal(synced.body.messagesStored, 2);
         const lists = platformCalls(t, seq).filter((c) => c.path.endsWith('/conversations'));
         assert.equal(lists.length, 2);
-        assert.equal(lists[0]?.query.limit, '1');
+        assert.equal(lists[0]?.query.limit, '2');
         assert.equal(lists[0]?.query.platform, a.platform === 'facebook' ? 'messenger' : 'instagram');
         assert.ok(lists[1]?.query.after, 'the second page follows the cursor');
         assert.deepEqual((await messagesOf(one.conversation.id)).messages.map((m) => [m.direction, m.text]), [['inbound', 'first person'], ['outbound', 'answered in the app']]);
