@@ -89,6 +89,8 @@ for (const dialect of DIALECTS) {
       assert.match(wrong.message, /scheduledFor/);
       const noId = await callError(mcp, 'get_post', {});
       assert.deepEqual(noId, { status: 400, message: 'id: required' });
+      // An unknown tool is a protocol error, as the specification says (not a tool result).
+      await assert.rejects(mcp.client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool: no_such_tool/);
       const badQuery = await callError(mcp, 'list_inbox_events', { limit: 0 });
       assert.equal(badQuery.status, 400);
       assert.match(badQuery.message, /limit/);
