@@ -40,8 +40,9 @@ export function capabilityOf<C extends InsightsCapability>(deps: AnalyticsDeps, 
 export function parseMetrics(value: string | undefined, fallback: readonly MetricName[]): MetricName[] {
   if (value === undefined || value.trim() === '') return [...fallback];
   const names = [...new Set(value.split(',').map((m) => m.trim()).filter(Boolean))];
-  const unknown = names.filter((m) => !isMetric(m));
-  if (unknown.length) throw errors.invalid('metrics', `unknown metric ${unknown.join(', ')} (ours: ${METRICS.join(', ')})`);
+  // Named by position, not echoed: the input is the caller's, and answers never repeat it.
+  const unknown = names.flatMap((m, i) => (isMetric(m) ? [] : [i + 1]));
+  if (unknown.length) throw errors.invalid('metrics', `item ${unknown.join(', ')} is not one of our metric names (${METRICS.join(', ')})`);
   return names.filter(isMetric);
 }
 
