@@ -140,7 +140,15 @@ export async function insertMessage(db: Kysely<Database>, conversation: Conversa
  * right-hand sides all read the row as it was, so concurrent writers agree; `unreadBy` counts
  * new messages from the person, which also bring an archived conversation back.
  */
-export async function touchConversation(db: Kysely<Database>, conversationId: string, message: Pick<MessageRow, 'sent_at' | 'text' | 'direction'>, now: number, unreadBy = 0): Promise<void> {
+export async function touchConversation(
+  db: Kysely<Database>,
+  conversationId: string,
+  message: Pick<MessageRow, 'sent_at' | 'text' | 'direction'>,
+  now: number,
+  unreadBy = 0,
+  /** The service's own send is over: its echo need not wait any more. */
+  sendDone = false,
+): Promise<void> {
   const at = Number(message.sent_at);
   const later = sql<boolean>`last_message_at <= ${at}`;
   await db
@@ -150,6 +158,7 @@ export async function touchConversation(db: Kysely<Database>, conversationId: st
       last_message_text: sql<string | null>`case when ${later} then ${message.text} else last_message_text end`,
       ...(message.direction === 'inbound' ? { last_inbound_at: sql<number>`case when last_inbound_at is null or last_inbound_at < ${at} then ${at} else last_inbound_at end` } : {}),
       ...(unreadBy ? { unread: sql<number>`unread + ${unreadBy}`, status: 'active' as const } : {}),
+      ...(sendDone ? { sending_until: null } : {}),
       updated_at: now,
     })
     .where('id', '=', conversationId)

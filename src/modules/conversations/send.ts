@@ -73,8 +73,7 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
       const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
       // The platform never gives one message id twice; should it, the stored message stands.
       const row = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', account.id).where('platform_message_id', '=', sent.platformMessageId).executeTakeFirstOrThrow());
-      await touchConversation(trx, conversation.id, row, now);
-      await trx.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+      await touchConversation(trx, conversation.id, row, now, 0, true);
       if (stored) {
         const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
         await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
