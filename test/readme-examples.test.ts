@@ -18,8 +18,8 @@ interface PostBody {
 }
 
 test('README marks a setup block and one POST /api/v1/posts example per platform', () => {
-  // The other sections' blocks (comments, ads, analytics, whatsapp) have suites of their own.
-  const names = [...readmeExamples().keys()].filter((name) => !/^(comments|ads|analytics|whatsapp)/.test(name));
+  // The other sections' blocks (comments, ads, analytics, whatsapp, dashboard) have suites of their own.
+  const names = [...readmeExamples().keys()].filter((name) => !/^(comments|ads|analytics|whatsapp|dashboard)/.test(name));
   assert.deepEqual(names.sort(), ['setup', ...PLATFORMS].sort());
 });
 
