@@ -333,6 +333,13 @@ async function postComments(stage: Stage, name: string, rate: number, seconds: n
   return { name, accepted, refused, run, cpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / wall };
 }
 
+/**
+ * How long the receiver is given after a phase's last POST: until every accepted comment was
+ * heard, or nothing new arrived for `quietMs`, or `maxMs` passed. A comment not heard by then
+ * counts as lost; on a machine too loaded to drain the backlog in time, it may only be late.
+ */
+const DRAIN = { quietMs: 20_000, maxMs: 180_000 };
+
 /** Waits until every accepted comment was heard, or nothing new arrived for `quietMs`. */
 async function drain(stage: Stage, phases: Phase[], quietMs: number, maxMs: number): Promise<number> {
   const started = performance.now();
@@ -353,6 +360,7 @@ async function drain(stage: Stage, phases: Phase[], quietMs: number, maxMs: numb
 interface Count {
   expected: number;
   heard: number;
+  /** Accepted (answered 200) but not heard by the end of the drain (DRAIN below). */
   lost: number;
   /** Comments delivered under two or more idempotency keys: emitted twice. */
   twice: number;
@@ -408,9 +416,13 @@ export interface InboxStoreResult {
   strays: number;
 }
 
+/** The stage under way, stopped by Ctrl-C when the bench runs alone. */
+let current: Stage | null = null;
+
 async function benchStore(store: string, newDatabase: NewDatabase, options: InboxBenchOptions): Promise<InboxStoreResult> {
   log(`\n[${store}] inbox: serve (API + worker), an instagram account, an endpoint for comment.received`);
   const stage = await startStage(newDatabase);
+  current = stage;
   try {
     const probeUrl = `${stage.server.baseUrl}/healthz`;
     // The machine's speed right now: the probe's closed-loop capacity (autocannon), a yardstick
@@ -421,11 +433,11 @@ async function benchStore(store: string, newDatabase: NewDatabase, options: Inbo
 
     log(`[${store}] warm-up: ${options.warmup} s of comments at ${options.latencyRate}/s`);
     const warmup = await postComments(stage, 'warm-up', options.latencyRate, options.warmup, 1_000_000_000);
-    await drain(stage, [warmup], 10_000, 30_000);
+    await drain(stage, [warmup], DRAIN.quietMs, DRAIN.maxMs);
 
     log(`[${store}] latency: ${options.latencySeconds} s of comments at ${options.latencyRate}/s`);
     const latency = await postComments(stage, 'latency', options.latencyRate, options.latencySeconds, 2_000_000_000);
-    await drain(stage, [latency], 15_000, 60_000);
+    await drain(stage, [latency], DRAIN.quietMs, DRAIN.maxMs);
     const lat = deliveryLatencies(latency, stage.receiver);
 
     log(`[${store}] probe: GET /healthz at ${options.answerRate}/s, 3 s`);
@@ -444,7 +456,7 @@ async function benchStore(store: string, newDatabase: NewDatabase, options: Inbo
     const cpuAtStart = stage.server.cpuSeconds();
     const answers = await postComments(stage, 'answers', options.answerRate, options.answerSeconds, 3_000_000_000);
     log(`[${store}] waiting for the ${answers.accepted.size} comments to reach the receiver`);
-    await drain(stage, [answers], 15_000, 90_000);
+    await drain(stage, [answers], DRAIN.quietMs, DRAIN.maxMs);
     const cpuAtEnd = stage.server.cpuSeconds();
     let lastHeard = answersStart;
     for (const id of answers.accepted.keys()) lastHeard = Math.max(lastHeard, stage.receiver.heard.get(id)?.firstAt ?? 0);
@@ -470,6 +482,7 @@ async function benchStore(store: string, newDatabase: NewDatabase, options: Inbo
     process.stderr.write(`inbox bench failed; the server's last output:\n${stage.server.output().slice(-3000)}\n`);
     throw error;
   } finally {
+    current = null;
     await stage.stop();
   }
 }
@@ -488,7 +501,7 @@ const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`)
 
 function countLine(c: Count): string {
   return (
-    `${n(c.heard)}/${n(c.expected)} heard, ${c.lost} lost, ${c.twice} emitted twice` +
+    `${n(c.heard)}/${n(c.expected)} heard, ${c.lost} lost (not heard by the end of the drain), ${c.twice} emitted twice` +
     `${c.redelivered ? `, ${c.redelivered} redelivered (same X-Idempotency-Key)` : ''}${c.refusedButHeard ? `, ${c.refusedButHeard} refused yet heard` : ''}`
   );
 }
@@ -550,6 +563,12 @@ function parseOptions(): InboxBenchOptions {
 }
 
 if (import.meta.main) {
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(name, () => {
+      process.stderr.write(`\nbench: ${name}; stopping the server and removing its data\n`);
+      void (current?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
   try {
     const options = parseOptions();
     log(formatInboxResult(await benchInbox(options), options).join('\n'));
