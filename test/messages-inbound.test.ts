@@ -217,6 +217,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(conversation.participant, { id: 'psid-retry-1', username: null, name: null });
     });
 
+    test('a photo from a person arrives with its attachment', async () => {
+      const a = account('instagram-instagram');
+      const url = 'https://cdn.example/photo.jpg';
+      const written = await control(t, 'messages', { accountId: a.platformUserId, attachments: [{ type: 'image', payload: { url } }], from: { username: 'photo.person' } });
+      const got = await eventOf('message.received', (d) => d.data.platformMessageId === written.mid);
+      assert.deepEqual(got.data.attachments, [{ type: 'image', url }]);
+      assert.equal(got.data.text, null);
+      const stored = await api<{ messages: Message[] }>(t, key, 'GET', `/inbox/conversations/${got.data.conversationId}/messages`);
+      assert.deepEqual(stored.body.messages.map((m) => [m.text, m.attachments]), [[null, [{ type: 'image', url }]]]);
+    });
+
     test('two organizations with the same Page each get their own conversation and event', async () => {
       const a = account('facebook');
       const other = await t.tenant();
