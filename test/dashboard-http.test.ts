@@ -9,7 +9,9 @@ import { runCli } from './harness/cli.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
+import { startApp } from './harness/app.ts';
 import { addAccount, createPost, getPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { createSignInLink } from '../src/modules/dashboard/index.ts';
 import { DashboardClient, heldPost, json, signedIn, signInLink } from './dashboard-support.ts';
 
 const MINUTE = 60_000;
@@ -77,6 +79,12 @@ for (const dialect of DIALECTS) {
       assert.ok(sessions.some((s) => s.email === 'ana@example.com' && s.expires_at - s.created_at === 12 * 60 * MINUTE));
       assert.equal((await runCli(['dashboard', 'link', '--org', 'org_nope'], { DATABASE_URL: t.database.url, DATA_DIR: t.database.dataDir })).code, 1);
       assert.equal((await runCli(['dashboard', 'link'], { DATABASE_URL: t.database.url, DATA_DIR: t.database.dataDir })).code, 2);
+    });
+
+    test('two visits of one link at once: exactly one signs in', async () => {
+      const link = await signInLink(t, org);
+      const answers = await Promise.all([new DashboardClient(t.url).open(link), new DashboardClient(t.url).open(link)]);
+      assert.deepEqual(answers.map((a) => a.status).sort(), [303, 410]);
     });
 
     test('an expired or unknown link opens nothing; an expired, signed-out or revoked session leads back to sign-in', async () => {
@@ -311,3 +319,18 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('dashboard under https', () => {
+  test('the session cookie is Secure when PUBLIC_BASE_URL is https', async () => {
+    const t = await startApp('sqlite', { env: { PUBLIC_BASE_URL: 'https://dashboard.example' } });
+    try {
+      const { organizationId } = await t.tenant();
+      const { token } = await createSignInLink(t.runtime.deps.store.db, t.runtime.deps.clock.now(), organizationId, null);
+      const opened = await fetch(`${t.url}/dashboard/login/${token}`, { redirect: 'manual' });
+      assert.equal(opened.status, 303);
+      assert.match(opened.headers.get('set-cookie') ?? '', /; HttpOnly; Secure; SameSite=Lax$/);
+    } finally {
+      await t.close();
+    }
+  });
+});
