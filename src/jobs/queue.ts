@@ -153,21 +153,27 @@ const claimSkippingLocked = prepare((db, workerId: string, lockedUntil: number, 
  * lease expired on its last attempt is failed here, with attempts == max_attempts, rather than
  * claimed once more past its limit.
  */
-export async function reapExpiredLeases(db: Kysely<Database>, now: number): Promise<number> {
-  const exhausted = await db
+// Both run at every look for work (db/prepared.ts: compiled once).
+const failExhaustedLeases = prepare((db, now: number) =>
+  db
     .updateTable('jobs')
     .set({ status: 'failed', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired on the last attempt (the worker running it died or hung)' })
     .where('status', '=', RUNNING)
     .where('locked_until', '<=', now)
-    .whereRef('attempts', '>=', 'max_attempts')
-    .executeTakeFirst();
-  const retried = await db
+    .whereRef('attempts', '>=', 'max_attempts'),
+);
+const retryExpiredLeases = prepare((db, now: number) =>
+  db
     .updateTable('jobs')
     .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now, last_error: 'lease expired' })
     .where('status', '=', RUNNING)
-    .where('locked_until', '<=', now)
-    .executeTakeFirst();
-  return Number(exhausted.numUpdatedRows + retried.numUpdatedRows);
+    .where('locked_until', '<=', now),
+);
+
+export async function reapExpiredLeases(db: Kysely<Database>, now: number): Promise<number> {
+  const exhausted = await failExhaustedLeases.execute(db, now);
+  const retried = await retryExpiredLeases.execute(db, now);
+  return Number((exhausted.numAffectedRows ?? 0n) + (retried.numAffectedRows ?? 0n));
 }
 
 const owned = (db: Kysely<Database>, jobId: string, workerId: string) =>
