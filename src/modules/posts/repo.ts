@@ -38,6 +38,8 @@ export async function listPosts(tenant: Tenant, status?: string): Promise<PostWi
 
 export interface PostPage {
   status?: string;
+  /** Only posts with a target on this account. */
+  accountId?: string;
   /** Keyset paging: only posts older than this id (the last one of the previous page). */
   before?: string;
   limit: number;
@@ -50,6 +52,9 @@ export async function listPostsPage(tenant: Tenant, page: PostPage): Promise<Pos
     .selectAll()
     .$if(page.status !== undefined, (qb) => qb.where('status', '=', page.status as PostRow['status']))
     .$if(page.before !== undefined, (qb) => qb.where('id', '<', page.before ?? ''))
+    .$if(page.accountId !== undefined, (qb) =>
+      qb.where('id', 'in', tenant.selectFrom('post_targets').select('post_id').where('account_id', '=', page.accountId ?? '')),
+    )
     .orderBy('id', 'desc')
     .limit(page.limit)
     .execute();
