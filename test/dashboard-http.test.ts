@@ -138,6 +138,7 @@ for (const dialect of DIALECTS) {
       assert.match(queue.text, /first &lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; more/);
       assert.match(queue.text, /<dt>subreddit<\/dt><dd>sandbox<\/dd>/);
       assert.match(queue.text, /Publishes as soon as it is approved/);
+      assert.match(queue.text, /with the key “default”/);
 
       const approved = await client.submit(`/dashboard/approvals/${first.id}/approve`);
       assert.deepEqual([approved.status, approved.location], [303, `/dashboard/approvals?done=queued&post=${first.id}`]);
@@ -314,6 +315,9 @@ for (const dialect of DIALECTS) {
       assert.equal((secondPage.text.match(/<article class="card"/g) ?? []).length, 2);
       assert.match(secondPage.text, /draft 0</);
       assert.ok(!/Older/.test(secondPage.text));
+      const byAccount = await client.open(`/dashboard/posts?account=${broken.id}`);
+      assert.deepEqual([...byAccount.text.matchAll(/<article class="card" id="(post_\w+)"/g)].map((m) => m[1]), [failing.body.post.id]);
+      assert.match(byAccount.text, new RegExp(`<option value="${broken.id}" selected>`));
       assert.equal((await client.open('/dashboard/posts?status=lost')).status, 400);
       assert.equal((await client.open('/dashboard/posts?before=%27or%201=1')).status, 400);
     });

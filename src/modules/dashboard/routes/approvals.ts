@@ -15,10 +15,11 @@ import { accountNames, mediaPreviews, reviewLine, targetCards, type AccountNames
 export const APPROVALS_PAGE_SIZE = 20;
 const REASON_MAX = 1000;
 
-function card(viewer: Viewer, { post, targets }: PostWithTargets, names: AccountNames, now: number): Html {
+function card(viewer: Viewer, { post, targets }: PostWithTargets, names: AccountNames, keys: ReadonlyMap<string, string>, now: number): Html {
   const later = post.scheduled_for !== null && post.scheduled_for > now;
+  const key = post.api_key_id === null ? null : (keys.get(post.api_key_id) ?? post.api_key_id);
   return html`<article class="card" id="${post.id}" aria-labelledby="h-${post.id}">
-<header><h2 id="h-${post.id}">Post <span class="mono">${post.id}</span></h2><span class="muted">held since ${when(post.updated_at)} · created ${when(post.created_at)}</span></header>
+<header><h2 id="h-${post.id}">Post <span class="mono">${post.id}</span></h2><span class="muted">created ${when(post.created_at)}${key ? html` with the key “${key}”` : ''}</span></header>
 <div class="content">${post.content}</div>
 ${mediaPreviews(targets)}
 <p>${later ? html`Scheduled for ${when(post.scheduled_for)}: approving schedules it.` : html`Publishes as soon as it is approved.`}</p>
@@ -52,12 +53,17 @@ export function approvalRoutes(app: FastifyInstance): void {
     const tenant = tenantFor(request);
     const [viewer, posts] = await Promise.all([viewerOf(request), listPostsPage(tenant, { status: 'pending_approval', ...(before ? { before } : {}), limit: APPROVALS_PAGE_SIZE + 1 })]);
     const shown = posts.slice(0, APPROVALS_PAGE_SIZE);
-    const names = await accountNames(tenant, shown.flatMap((p) => p.targets));
+    const keyIds = [...new Set(shown.flatMap((p) => (p.post.api_key_id === null ? [] : [p.post.api_key_id])))];
+    const [names, keyRows] = await Promise.all([
+      accountNames(tenant, shown.flatMap((p) => p.targets)),
+      keyIds.length ? tenant.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', keyIds).execute() : Promise.resolve([]),
+    ]);
+    const keys = new Map(keyRows.map((k) => [k.id, k.name]));
     const now = request.server.deps.clock.now();
     const done = query.get('done');
     const notice = done && NOTICES[done] ? NOTICES[done](query.get('post') ?? '') : null;
     const body = shown.length
-      ? html`<p class="lead">Posts held for approval, newest first.</p>${shown.map((p) => card(viewer, p, names, now))}${pager('/approvals', {}, posts.length > APPROVALS_PAGE_SIZE ? (shown.at(-1)?.post.id ?? null) : null, before === undefined)}`
+      ? html`<p class="lead">Posts held for approval, newest first.</p>${shown.map((p) => card(viewer, p, names, keys, now))}${pager('/approvals', {}, posts.length > APPROVALS_PAGE_SIZE ? (shown.at(-1)?.post.id ?? null) : null, before === undefined)}`
       : html`<div class="card empty"><p>Nothing is waiting for approval${before ? ' further back' : ''}.</p></div>${before ? pager('/approvals', {}, null, false) : ''}`;
     return sendPage(reply, page(viewer, '/approvals', 'Approvals', body, notice));
   });

@@ -13,6 +13,8 @@ import { BASE, csrfField, page, pager, type Notice, type Viewer } from '../layou
 import { accountNames, mediaPreviews, reviewLine, targetCards, type AccountNames } from '../views.ts';
 
 export const POSTS_PAGE_SIZE = 25;
+/** Accounts offered in the filter; an organization with more filters by link (?account=acc_…). */
+const ACCOUNT_CHOICES = 200;
 const RETRYABLE = new Set(['failed', 'partial']);
 
 function card(viewer: Viewer, { post, targets }: PostWithTargets, names: AccountNames, status: string | undefined): Html {
@@ -37,17 +39,23 @@ export function postRoutes(app: FastifyInstance): void {
     const query = fieldsOf(request.query);
     const status = statusFilter(query.get('status'));
     const before = cursor(query);
+    const accountId = cursor(query, 'account');
     const tenant = tenantFor(request);
-    const [viewer, posts] = await Promise.all([viewerOf(request), listPostsPage(tenant, { ...(status ? { status } : {}), ...(before ? { before } : {}), limit: POSTS_PAGE_SIZE + 1 })]);
+    const [viewer, posts, accounts] = await Promise.all([
+      viewerOf(request),
+      listPostsPage(tenant, { ...(status ? { status } : {}), ...(accountId ? { accountId } : {}), ...(before ? { before } : {}), limit: POSTS_PAGE_SIZE + 1 }),
+      tenant.selectFrom('accounts').select(['id', 'platform', 'username', 'display_name']).orderBy('id').limit(ACCOUNT_CHOICES).execute(),
+    ]);
     const shown = posts.slice(0, POSTS_PAGE_SIZE);
     const names = await accountNames(tenant, shown.flatMap((p) => p.targets));
     const filters = html`<form method="get" action="${BASE}/posts" class="filters" role="search">
 <div class="field"><label for="status">Status</label><select id="status" name="status"><option value="">any</option>${POST_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${s.replace('_', ' ')}</option>`)}</select></div>
+<div class="field"><label for="account">Account</label><select id="account" name="account"><option value="">any</option>${accounts.map((a) => html`<option value="${a.id}"${a.id === accountId ? html` selected` : ''}>${a.platform} · ${a.username ?? a.display_name ?? a.id}</option>`)}</select></div>
 <button type="submit">Filter</button></form>`;
     const retried = query.get('done') === 'retried' ? ({ kind: 'ok', text: html`Retrying <span class="mono">${query.get('post') ?? ''}</span>: its failed targets are queued again.` } satisfies Notice) : null;
-    const list = shown.length ? shown.map((p) => card(viewer, p, names, status)) : html`<div class="card empty"><p>No posts${status ? html` in status ${status.replace('_', ' ')}` : ''}.</p></div>`;
+    const list = shown.length ? shown.map((p) => card(viewer, p, names, status)) : html`<div class="card empty"><p>No posts${status || accountId ? ' match these filters' : ' yet'}.</p></div>`;
     const next = posts.length > POSTS_PAGE_SIZE ? (shown.at(-1)?.post.id ?? null) : null;
-    return sendPage(reply, page(viewer, '/posts', 'Posts', html`${filters}${list}${pager('/posts', { status }, next, before === undefined)}`, retried));
+    return sendPage(reply, page(viewer, '/posts', 'Posts', html`${filters}${list}${pager('/posts', { status, account: accountId }, next, before === undefined)}`, retried));
   });
 
   app.post<{ Params: { id: string } }>('/posts/:id/retry', async (request, reply) => {
