@@ -97,6 +97,9 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
     db: store.db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     ...(schema ? { migrationTableSchema: schema } : {}),
+    // Migration numbers are handed out ahead and land in any order (0011 after 0012–0019): one
+    // that a store has not run is run, whatever its place among those it has.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
