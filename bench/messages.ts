@@ -161,7 +161,7 @@ async function openLoop(rate: number, count: number, send: (i: number, due: numb
 
 export interface MessagesStoreResult {
   store: string;
-  inbound: { sent: number; accepted: number; heard: number; lost: number; twice: number; p50: number; p99: number; max: number };
+  inbound: { sent: number; accepted: number; heard: number; lost: number; twice: number; p50: number; p99: number; max: number; cpuPerMessage: number | null };
   history: Array<{ name: string; p50: number; p99: number; rps: number; non2xx: number }>;
 }
 
@@ -223,7 +223,11 @@ async function benchServer(store: string, databaseUrl: (dataDir: string) => Prom
     log(`[${store}] warm-up: 2 s of messages at ${options.rate}/s`);
     await runInbound(2, 'warmup');
     log(`[${store}] inbound: ${options.seconds} s of messages at ${options.rate}/s`);
+    const cpuBefore = server.cpuSeconds();
     const inbound = await runInbound(options.seconds, 'run');
+    const cpuAfter = server.cpuSeconds();
+    // Server CPU per message: in (signature, store), processed (job), delivered (webhook).
+    const cpuPerMessage = cpuBefore === null || cpuAfter === null || inbound.heard === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / inbound.heard;
 
     const history: MessagesStoreResult['history'] = [];
     for (const [name, query] of [['newest page', '?limit=50'], ['a page from the middle', `?limit=50&before=${encodeURIComponent(middleCursor)}`]] as const) {
@@ -234,7 +238,7 @@ async function benchServer(store: string, databaseUrl: (dataDir: string) => Prom
       const sorted = sortedOf(sample.latencies);
       history.push({ name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: sample.responses / sample.seconds, non2xx: sample.non2xx });
     }
-    return { store, inbound, history };
+    return { store, inbound: { ...inbound, cpuPerMessage }, history };
   } catch (error) {
     if (server) process.stderr.write(`messages bench failed; the server's last output:\n${server.output().slice(-3000)}\n`);
     throw error;
@@ -318,6 +322,7 @@ export function formatMessagesResult(result: { stores: MessagesStoreResult[]; se
   for (const r of result.stores) {
     const i = r.inbound;
     out.push(`  [${r.store}] inbound at ${options.rate}/s for ${options.seconds} s: ${i.heard}/${i.accepted} message.received heard (${i.sent} sent), ${i.lost} lost, ${i.twice} emitted twice`);
+    if (i.cpuPerMessage !== null) out.push(`    server CPU ${Math.round(i.cpuPerMessage)} µs per message (in, processed, delivered): at most ${Math.floor(1e6 / i.cpuPerMessage)} messages/s on one core`);
     out.push(`    webhook POST → message.received at the receiver: p50 ${f(i.p50)} ms, p99 ${f(i.p99)} ms, max ${f(i.max)} ms (target p99 < ${TARGETS.inboundP99Ms} ms at ${TARGETS.rate}/s: ${options.rate >= TARGETS.rate ? verdict(i.p99, TARGETS.inboundP99Ms) : 'not measured at 500/s'})`);
     for (const h of r.history) {
       out.push(`    history, ${options.history.toLocaleString('en-US')} messages, ${h.name} of 50: p50 ${f(h.p50)} ms, p99 ${f(h.p99)} ms, ${Math.round(h.rps)} req/s${h.non2xx ? `, ${h.non2xx} non-2xx` : ''} (target p99 < ${TARGETS.historyP99Ms} ms: ${verdict(h.p99, TARGETS.historyP99Ms)})`);
