@@ -169,5 +169,17 @@ for (const dialect of DIALECTS) {
       }
       assert.deepEqual(problems, []);
     });
+
+    test('the approval switch saves itself when toggled (its Save button is only for browsers without script)', async () => {
+      const page = await signIn(org, 'ana@example.com');
+      await page.getByRole('link', { name: 'Accounts' }).click();
+      const row = page.getByRole('row').nth(1);
+      assert.equal(await row.getByRole('button', { name: 'Save' }).isVisible(), false);
+      const accountId = ((await row.locator('.mono').first().textContent()) ?? '').trim();
+      await row.getByLabel('Require approval').check();
+      await waitFor(async () => (await t.runtime.deps.store.db.selectFrom('accounts').select('approval_required').where('id', '=', accountId).executeTakeFirst())?.approval_required === 1, 5000, 'the switch saved');
+      await page.waitForLoadState();
+      assert.equal(await page.getByRole('row').filter({ hasText: accountId }).getByLabel('Require approval').isChecked(), true);
+    });
   });
 }

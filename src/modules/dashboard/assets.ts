@@ -4,7 +4,8 @@ export const STYLESHEET = `
 :root{--bg:#f6f7f9;--card:#fff;--ink:#1d2330;--muted:#5b6475;--line:#dfe3ea;--brand:#3b5bdb;--brand-ink:#fff;
 --ok:#1f7a4d;--ok-bg:#e3f5ec;--warn:#8a5a00;--warn-bg:#fff3d6;--bad:#b42318;--bad-bg:#fde8e6;--info:#1c5d99;--info-bg:#e4effa;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg);line-height:1.5}
-*{box-sizing:border-box}body{margin:0}
+*{box-sizing:border-box}body{margin:0}[hidden]{display:none!important}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}dl.facts ul{margin:0;padding-left:1.1rem}
 a{color:var(--brand)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #8aa4ff;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem 1rem;z-index:10}
 header.top{background:#1d2330;color:#fff}header.top .bar{max-width:72rem;margin:0 auto;padding:.6rem 1.25rem;display:flex;gap:1.5rem;align-items:center;flex-wrap:wrap}

@@ -81,7 +81,7 @@ ${shown.map((row) => html`<tr><td><a href="${BASE}/accounts/${row.id}">${nameOf(
     const healthBlock =
       typeof health === 'string'
         ? html`<p class="notice bad">Health could not be read: ${health}</p>`
-        : html`<dl class="target"><dt>Token</dt><dd>${health.token.valid === null ? 'not verified' : health.token.valid ? 'valid' : 'refused by the platform'}${health.token.expiresAt ? html`, expires ${when(Date.parse(health.token.expiresAt))}` : ''}</dd>
+        : html`<dl class="facts"><dt>Token</dt><dd>${health.token.valid === null ? 'not verified' : health.token.valid ? 'valid' : 'refused by the platform'}${health.token.expiresAt ? html`, expires ${when(Date.parse(health.token.expiresAt))}` : ''}</dd>
 <dt>Permissions granted</dt><dd class="mono">${health.scopes.join(', ') || '—'}</dd>
 <dt>Missing permissions</dt><dd>${health.missingPermissions.length ? html`<ul>${health.missingPermissions.map((m) => html`<li><span class="mono">${m.permission}</span> (for ${m.features.join(', ')})</li>`)}</ul>` : 'none'}</dd>
 <dt>Checked</dt><dd>${when(Date.parse(health.checkedAt))}</dd></dl>
