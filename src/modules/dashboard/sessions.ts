@@ -29,6 +29,10 @@ export async function createSignInLink(db: Kysely<Database>, now: number, organi
   const token = secret('dl');
   const expiresAt = now + LINK_TTL_MS;
   await db.insertInto('dashboard_links').values({ token_hash: digest(token), organization_id: organizationId, email, created_at: now, expires_at: expiresAt, used_at: null }).execute();
+  // Links and sessions past their time are useless; dropping them here keeps both tables small
+  // without a sweeper job (a day's grace keeps the "expired" answer for a link opened late).
+  await db.deleteFrom('dashboard_links').where('expires_at', '<', now - 86_400_000).execute();
+  await db.deleteFrom('dashboard_sessions').where('expires_at', '<', now - 86_400_000).execute();
   return { token, expiresAt };
 }
 
