@@ -80,75 +80,105 @@ export async function recordMessagingItem(ctx: EmitContext, account: InboundAcco
   const conversation = await conversationFor(db, account, participant, item.timestamp, now);
   if (item.kind === 'echo' && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new EchoTooEarly();
 
+  // The event's data is known before the inbox row is written (reads only); the writes follow
+  // once that row says the event is new.
   const eventId = newId('event', now);
+  const plan = await planOf(db, conversation, item, now);
+  let data = messageEventData(eventId, account, conversation, plan.facts, receivedAt);
   const recorded = await db
     .insertInto('inbox_events')
-    .values({ id: eventId, organization_id: account.organization_id, account_id: account.id, platform: account.platform, kind: 'message', dedupe_key: item.dedupeKey, data: '{}', received_at: receivedAt })
+    .values({ id: eventId, organization_id: account.organization_id, account_id: account.id, platform: account.platform, kind: 'message', dedupe_key: item.dedupeKey, data: JSON.stringify(data), received_at: receivedAt })
     .onConflict((oc) => oc.columns(['account_id', 'kind', 'dedupe_key']).doNothing())
     .executeTakeFirst();
   if (recorded.numInsertedOrUpdatedRows === 0n) return false;
-
-  const outcome = await apply(db, conversation, item, now);
-  const data = messageEventData(eventId, account, conversation, outcome.facts, receivedAt);
-  await db.updateTable('inbox_events').set({ data: JSON.stringify(data) }).where('id', '=', eventId).execute();
-  await emitMessageEvent(ctx, account.organization_id, outcome.type, data);
+  const corrected = await plan.write();
+  if (corrected) {
+    data = messageEventData(eventId, account, conversation, corrected, receivedAt);
+    await db.updateTable('inbox_events').set({ data: JSON.stringify(data) }).where('id', '=', eventId).execute();
+  }
+  await emitMessageEvent(ctx, account.organization_id, plan.type, data);
   return true;
 }
 
-interface Outcome {
+interface Plan {
   type: MessageEventType;
   facts: MessageFacts;
+  /** The item's effect on the store; other facts when the store held something unforeseen. */
+  write(): Promise<MessageFacts | null>;
 }
 
-async function apply(db: Kysely<Database>, conversation: ConversationRow, item: MessagingItem, now: number): Promise<Outcome> {
+async function planOf(db: Kysely<Database>, conversation: ConversationRow, item: MessagingItem, now: number): Promise<Plan> {
   switch (item.kind) {
     case 'message':
     case 'postback':
     case 'echo': {
       const direction = item.kind === 'echo' ? 'outbound' : 'inbound';
-      const stored = await insertMessage(db, conversation, {
-        direction,
-        platformMessageId: item.mid,
-        text: item.text,
-        attachments: item.attachments,
-        status: direction === 'inbound' ? 'delivered' : 'sent',
-        sentAt: item.timestamp,
-        postback: item.postback,
-      }, now);
-      if (stored) await touchConversation(db, conversation.id, stored, now, direction === 'inbound' ? 1 : 0);
-      // Stored already by a sync: the event still names it.
-      const known = stored ?? (item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined);
-      const facts = { messageId: known?.id ?? null, platformMessageId: item.mid, direction, text: item.text, attachments: item.attachments, postback: item.postback, sentAt: item.timestamp } as const;
-      return { type: direction === 'inbound' ? 'message.received' : 'message.sent', facts };
+      const id = newId('message', now);
+      const facts: MessageFacts = { messageId: id, platformMessageId: item.mid, direction, text: item.text, attachments: item.attachments, postback: item.postback, sentAt: item.timestamp };
+      return {
+        type: direction === 'inbound' ? 'message.received' : 'message.sent',
+        facts,
+        async write() {
+          const stored = await insertMessage(db, conversation, {
+            id,
+            direction,
+            platformMessageId: item.mid,
+            text: item.text,
+            attachments: item.attachments,
+            status: direction === 'inbound' ? 'delivered' : 'sent',
+            sentAt: item.timestamp,
+            postback: item.postback,
+          }, now);
+          if (stored) {
+            await touchConversation(db, conversation.id, stored, now, direction === 'inbound' ? 1 : 0);
+            return null;
+          }
+          // Stored already by a sync: the event names that message.
+          const known = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+          return { ...facts, messageId: known?.id ?? null };
+        },
+      };
     }
     case 'read': {
       // Everything the account sent up to the watermark (Messenger) or the message read (Instagram).
-      const upTo = item.watermark ?? (item.mid ? await sentAtOf(db, conversation, item.mid) : null);
       const read = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
-      if (upTo !== null) {
-        await db.updateTable('messages').set({ status: 'read' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', upTo).where('status', 'in', ['sent', 'delivered']).execute();
-      }
-      return { type: 'message.read', facts: { messageId: read?.id ?? null, platformMessageId: item.mid, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp } };
+      const upTo = item.watermark ?? (read ? Number(read.sent_at) : null);
+      return {
+        type: 'message.read',
+        facts: { messageId: read?.id ?? null, platformMessageId: item.mid, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp },
+        async write() {
+          if (upTo !== null) {
+            await db.updateTable('messages').set({ status: 'read' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', upTo).where('status', 'in', ['sent', 'delivered']).execute();
+          }
+          return null;
+        },
+      };
     }
     case 'delivery': {
-      if (item.mids.length) {
-        await db.updateTable('messages').set({ status: 'delivered' }).where('account_id', '=', conversation.account_id).where('platform_message_id', 'in', item.mids).where('status', '=', 'sent').execute();
-      }
-      if (item.watermark !== null) {
-        await db.updateTable('messages').set({ status: 'delivered' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', item.watermark).where('status', '=', 'sent').execute();
-      }
       const first = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
       return {
         type: 'message.delivered',
         facts: { messageId: first?.id ?? null, platformMessageId: item.mid, platformMessageIds: item.mids, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp },
+        async write() {
+          if (item.mids.length) {
+            await db.updateTable('messages').set({ status: 'delivered' }).where('account_id', '=', conversation.account_id).where('platform_message_id', 'in', item.mids).where('status', '=', 'sent').execute();
+          }
+          if (item.watermark !== null) {
+            await db.updateTable('messages').set({ status: 'delivered' }).where('conversation_id', '=', conversation.id).where('direction', '=', 'outbound').where('sent_at', '<=', item.watermark).where('status', '=', 'sent').execute();
+          }
+          return null;
+        },
       };
     }
     case 'reaction': {
       const target = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
-      if (target) await db.updateTable('messages').set({ reaction: item.reaction?.action === 'react' ? item.reaction.emoji : null }).where('id', '=', target.id).execute();
       return {
         type: 'message.reaction',
         facts: { messageId: target?.id ?? null, platformMessageId: item.mid, direction: target?.direction ?? 'outbound', text: target?.text ?? null, reaction: item.reaction, sentAt: item.timestamp },
+        async write() {
+          if (target) await db.updateTable('messages').set({ reaction: item.reaction?.action === 'react' ? item.reaction.emoji : null }).where('id', '=', target.id).execute();
+          return null;
+        },
       };
     }
     default: {
@@ -160,9 +190,4 @@ async function apply(db: Kysely<Database>, conversation: ConversationRow, item: 
 
 function messageByPlatformId(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
   return db.selectFrom('messages').selectAll().where('account_id', '=', conversation.account_id).where('platform_message_id', '=', mid).executeTakeFirst();
-}
-
-async function sentAtOf(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<number | null> {
-  const row = await messageByPlatformId(db, conversation, mid);
-  return row ? Number(row.sent_at) : null;
 }

@@ -111,12 +111,14 @@ export interface NewMessage {
   status: MessageRow['status'];
   sentAt: number;
   postback?: Record<string, unknown> | null;
+  /** The id to give it (made by the caller when it names the message before storing it). */
+  id?: string;
 }
 
 /** Stores a message once per platform id; null when that platform message was already stored. */
 export async function insertMessage(db: Kysely<Database>, conversation: ConversationRow, message: NewMessage, now: number): Promise<MessageRow | null> {
   const row: MessageRow = {
-    id: newId('message', now),
+    id: message.id ?? newId('message', now),
     organization_id: conversation.organization_id,
     account_id: conversation.account_id,
     conversation_id: conversation.id,
