@@ -55,9 +55,11 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
       '',
       'Try it:',
       `    curl -H "Authorization: Bearer ${first.key}" ${baseUrl}/api/v1/accounts`,
+      `The dashboard (approvals, posts, accounts, keys, webhooks): npx socialapi dashboard link --org ${first.organizationId}  prints a sign-in link`,
     );
   } else {
     lines.push('Get an API key with:  npx socialapi orgs list  then  npx socialapi keys create --org ORG_ID');
+    lines.push('Sign in to the dashboard with the link that  npx socialapi dashboard link --org ORG_ID  prints');
   }
   lines.push(`API document: ${baseUrl}/api/v1/openapi.json`, '');
   process.stdout.write(`${lines.join('\n')}\n`);}
