@@ -15,7 +15,7 @@ const stored = SANDBOX_MODULES.filter((m) => m.store).map((m) => m.name);
 describe('sandbox modules', () => {
   test('each store is a field named after its module; reset replaces every one with an empty store', () => {
     const state = new SandboxState({ seed: 'modules' });
-    assert.deepEqual(stored.toSorted(), ['ads', 'meta', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp']);
+    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'meta', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp']);
     const before = new Map<string, unknown>();
     for (const name of stored) {
       const store: unknown = Reflect.get(state, name);
