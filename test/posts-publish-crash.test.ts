@@ -74,7 +74,9 @@ for (const dialect of DIALECTS) {
         case 'instagram':
           return [...s.meta.igMedia.values()].filter((m) => m.caption === content).map((m) => m.id);
         case 'tiktok':
-          return [...s.tiktok.publishes.values()].filter((p) => p.title === content).map((p) => (p.postId === null ? null : String(p.postId)));
+          // A publish whose pull failed (the media fetch timed out on a loaded machine) made no post and is
+          // rightly sent again; one still processing (postId null, no failReason) would be a second post, and counts.
+          return [...s.tiktok.publishes.values()].filter((p) => p.title === content && p.failReason === null).map((p) => (p.postId === null ? null : String(p.postId)));
         default: {
           const unreachable: never = platform;
           throw new Error(`unknown platform ${String(unreachable)}`);

@@ -122,6 +122,31 @@ describe('TikTok', () => {
     sb.state.people.tiktokCreators.forEach((c) => (c.privacyLevelOptions = ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']));
   });
 
+  test('a public post processed without anyone polling its status is listed by video.list with its id', async () => {
+    // As when the publisher is cut off right after init: TikTok still makes the post.
+    sb.state.app('tiktok', KEY).audited = true;
+    sb.state.people.tiktokCreators.forEach((c) => (c.privacyLevelOptions = ['PUBLIC_TO_EVERYONE', 'SELF_ONLY']));
+    try {
+      const location = await consent(authorize('user.info.basic,video.publish,video.list'));
+      const granted = await tokenCall({ code: location.searchParams.get('code') ?? '', grant_type: 'authorization_code', redirect_uri: REDIRECT });
+      const lister = ((await granted.json()) as { access_token: string }).access_token;
+      const init = await directVideo(`${files.url}/v.mp4`, 'PUBLIC_TO_EVERYONE');
+      await sb.state.idle();
+      sb.state.clock.advance(3_000);
+      const listed = await fetch(`${api}/v2/video/list/?fields=id,title`, { method: 'POST', headers: { authorization: `Bearer ${lister}`, 'content-type': 'application/json' }, body: '{}' });
+      const text = await listed.text();
+      const ids = [...text.matchAll(/"id":"?(\d{19})"?/g)].map((m) => m[1]);
+      assert.ok(ids.length > 0, text);
+      // A bare int64: read from the text, as JSON.parse would round it.
+      const fetched = await fetch(`${api}/v2/post/publish/status/fetch/`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ publish_id: init.body.data.publish_id }) });
+      const postId = /"publicaly_available_post_id":\[(\d{19})\]/.exec(await fetched.text())?.[1];
+      assert.ok(postId && ids.includes(postId), 'the status later gives the same id the list showed');
+    } finally {
+      sb.state.app('tiktok', KEY).audited = false;
+      sb.state.people.tiktokCreators.forEach((c) => (c.privacyLevelOptions = ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']));
+    }
+  });
+
   test('a URL that cannot be fetched, or is not a video, fails with fail_reason', async () => {
     const missing = await directVideo(`${files.url}/missing.mp4`);
     await sb.state.idle();
