@@ -8,7 +8,8 @@
 // messaging row left unhandled before this handler existed is processed at the worker start.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { queueStandingJobs } from '../src/composition.ts';
+import { buildJobRegistry, queueStandingJobs } from '../src/composition.ts';
+import { createLogger } from '../src/http/logging.ts';
 import { newId } from '../src/lib/ids.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import type { Receiver } from './harness/receiver.ts';
@@ -276,6 +277,36 @@ for (const dialect of DIALECTS) {
       await waitFor(async () => ((await db.selectFrom('platform_webhook_events').select('status').where('body', '=', echo).executeTakeFirstOrThrow()).status === 'processed' ? true : null), 10_000, 'the echo processed');
       assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_race_ours' && d.data.accountId === a.id).length, 0);
       assert.equal((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
+    });
+
+    test('a stored webhook whose processing fails on its last attempt goes back to unhandled, and the next worker start runs it again', async () => {
+      const a = account('facebook');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      const conversationId = newId('conversation');
+      // A send that never clears its in-flight mark: every run of the echo's job fails.
+      await db
+        .insertInto('conversations')
+        .values({ id: conversationId, organization_id: org, account_id: a.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-stuck', participant_username: null, participant_name: 'Stuck', status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: now + 86_400_000, created_at: now, updated_at: now })
+        .execute();
+      const body = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-stuck' }, timestamp: now, message: { mid: 'm_stuck', is_echo: true, app_id: 1, text: 'from the app' } }] }] });
+      await db.insertInto('platform_webhook_events').values({ id: 'stuck-echo', family: 'meta', object: 'page', body, status: 'pending', note: null, received_at: now, processed_at: null }).execute();
+      const job = buildJobRegistry(t.runtime.deps).get('platform_event.process');
+      assert.ok(job);
+      const run = (attempt: number) => job.definition.run({ eventId: 'stuck-echo' }, { jobId: 'test', attempt, maxAttempts: 5, signal: new AbortController().signal, db, log: createLogger('silent') });
+      const status = async () => db.selectFrom('platform_webhook_events').select(['status', 'note']).where('id', '=', 'stuck-echo').executeTakeFirstOrThrow();
+      await assert.rejects(run(4));
+      assert.equal((await status()).status, 'pending', 'attempts left: the job retries it');
+      await assert.rejects(run(5));
+      const given = await status();
+      assert.equal(given.status, 'unhandled');
+      assert.match(given.note ?? '', /^processing failed on every attempt, run again at the next worker start: /);
+
+      await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversationId).execute();
+      await queueStandingJobs(t.runtime.deps);
+      const sent = await eventOf('message.sent', (d) => d.data.platformMessageId === 'm_stuck');
+      assert.equal(sent.data.conversationId, conversationId);
+      await waitFor(async () => ((await status()).status === 'processed' ? true : null), 8000, 'the re-run');
     });
 
     test('a messaging row left unhandled before this handler is processed at the worker start', async () => {

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import type { Database } from '../../db/schema.ts';
-import { defineJob, jobKind } from '../../jobs/catalog.ts';
+import { defineJob, jobKind, type JobContext } from '../../jobs/catalog.ts';
 import { recordInboundComment } from '../inbox/record.ts';
 import { fillMentions } from './mention-details.ts';
 import { prepareMessaging, recordMessaging, withoutMessaging } from './messaging-handler.ts';
@@ -44,30 +44,51 @@ export function platformEventJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer
   return defineJob(platformEventProcess, {
     timeoutMs: 30_000,
     async run({ eventId }, context) {
-      const { db } = deps.store;
-      const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
-      if (!row || row.status === 'processed') return;
-      const parsed = parseMetaEnvelope(row.body);
-      // Platform reads first, outside the transaction (mention-details.ts).
-      const readNotes = await fillMentions(deps, parsed.items, context);
-      const messaging = await prepareMessaging(deps, row.body);
-      const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
-      const unhandled = withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled));
-      const now = deps.clock.now();
-      await db.transaction().execute(async (trx) => {
-        let emitted = 0;
-        for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
-        emitted += await recordMessaging(trx, deps, messaging, row.received_at, now);
-        emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
-        const status = unhandled.length ? 'unhandled' : 'processed';
-        await trx
-          .updateTable('platform_webhook_events')
-          .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
-          .where('id', '=', eventId)
-          .where('status', '<>', 'processed')
-          .execute();
-      });
+      try {
+        await processStored(deps, eventId, context);
+      } catch (error) {
+        // Out of attempts: the row goes back to `unhandled` with the reason, so the next worker
+        // start runs it again (rerun-job.ts) instead of it waiting as `pending` for ever.
+        if (context.attempt >= context.maxAttempts) await giveBack(deps, eventId, error);
+        throw error;
+      }
     },
+  });
+}
+
+async function giveBack(deps: Pick<AppDeps, 'store' | 'clock'>, eventId: string, error: unknown): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  await deps.store.db
+    .updateTable('platform_webhook_events')
+    .set({ status: 'unhandled', note: `processing failed on every attempt, run again at the next worker start: ${reason.slice(0, 300)}`, processed_at: deps.clock.now() })
+    .where('id', '=', eventId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>, eventId: string, context: JobContext): Promise<void> {
+  const { db } = deps.store;
+  const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
+  if (!row || row.status === 'processed') return;
+  const parsed = parseMetaEnvelope(row.body);
+  // Platform reads first, outside the transaction (mention-details.ts).
+  const readNotes = await fillMentions(deps, parsed.items, context);
+  const messaging = await prepareMessaging(deps, row.body);
+  const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
+  const unhandled = withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled));
+  const now = deps.clock.now();
+  await db.transaction().execute(async (trx) => {
+    let emitted = 0;
+    for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
+    emitted += await recordMessaging(trx, deps, messaging, row.received_at, now);
+    emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
+    const status = unhandled.length ? 'unhandled' : 'processed';
+    await trx
+      .updateTable('platform_webhook_events')
+      .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
+      .where('id', '=', eventId)
+      .where('status', '<>', 'processed')
+      .execute();
   });
 }
 

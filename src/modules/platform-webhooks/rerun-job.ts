@@ -1,6 +1,7 @@
 // `platform_event.rerun`: every worker start queues it (one at a time, de-duplicated), and it
 // queues `platform_event.process` again for each stored webhook left `unhandled`: those stored
-// before the inbox could read them, and those carrying kinds whose handler came later. A row
+// before the inbox could read them, those carrying kinds whose handler came later, and those whose
+// processing failed on every attempt (process-job.ts gives them back with the reason). A row
 // whose kinds still have no handler stays `unhandled` (and is read again at the next start);
 // a row processed meanwhile is skipped by the process job, and the inbox's unique index keeps
 // a comment from emitting twice whichever run gets there first.
