@@ -410,6 +410,8 @@ export interface MessagesTable {
   reaction: string | null;
   /** JSON {title, payload} of a postback; null otherwise. */
   postback: string | null;
+  /** Why the message failed ("131026: Message undeliverable …"); null otherwise (migration 0020). */
+  error: string | null;
   created_at: number;
 }
 

@@ -16,6 +16,7 @@ import * as whatsappNumbers from './0013-whatsapp-numbers.ts';
 import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 import * as ads from './0018-ads.ts';
 import * as dashboard from './0019-dashboard.ts';
+import * as messageErrors from './0020-message-errors.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-reddit-comment-polls': redditCommentPolls,
   '0018-ads': ads,
   '0019-dashboard': dashboard,
+  '0020-message-errors': messageErrors,
 };

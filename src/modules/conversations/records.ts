@@ -43,6 +43,7 @@ export function presentMessage(row: MessageRow): MessageView {
     reaction: row.reaction,
     postback: row.postback === null ? null : (JSON.parse(row.postback) as Record<string, unknown>),
     sentAt: new Date(Number(row.sent_at)).toISOString(),
+    ...(row.error ? { error: row.error } : {}),
   };
 }
 
@@ -130,6 +131,7 @@ export async function insertMessage(db: Kysely<Database>, conversation: Conversa
     sent_at: message.sentAt,
     reaction: null,
     postback: message.postback ? JSON.stringify(message.postback) : null,
+    error: null,
     created_at: now,
   };
   const inserted = await db.insertInto('messages').values(row).onConflict((oc) => oc.columns(['account_id', 'platform_message_id']).doNothing()).executeTakeFirst();

@@ -48,6 +48,7 @@ export const Message = Type.Object(
     reaction: NullableString("The person's reaction (emoji), if any."),
     postback: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The button the person pressed ({title, payload}); null for a written message.' }),
     sentAt: Timestamp(),
+    error: Type.Optional(Type.String({ description: 'Why a failed message failed (WhatsApp: the code and what the Cloud API said).' })),
   },
   { $id: 'Message', title: 'Message' },
 );

@@ -48,7 +48,7 @@ const MessageStatusData = Type.Object({
   conversationId: NStr,
   messageId: NStr,
   platformMessageId: Str,
-  status: Type.Union(['sent', 'delivered', 'read', 'failed', 'deleted'].map((s) => Type.Literal(s))),
+  status: Type.Union([Type.Literal('sent'), Type.Literal('delivered'), Type.Literal('read'), Type.Literal('failed'), Type.Literal('deleted')]),
   errors: Nullable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
   pricing: Nullable(Type.Record(Type.String(), Type.Unknown())),
   conversation: Nullable(Type.Record(Type.String(), Type.Unknown())),

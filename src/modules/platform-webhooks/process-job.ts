@@ -3,8 +3,8 @@
 // Once per platform event: the inbox row's unique (account, kind, platform id) decides, so a Meta
 // retry (stored again when its bytes differ) or a second run of the same row emits nothing more.
 // Messaging items are messaging-handler.ts's; WhatsApp template and number quality changes are
-// whatsapp/account-events.ts's. Kinds without a handler yet (WhatsApp messages) leave the row
-// `unhandled` with a note; the
+// whatsapp/account-events.ts's, WhatsApp messages and statuses whatsapp/inbound-messages.ts's.
+// Kinds without a handler leave the row `unhandled` with a note; the
 // worker start re-runs those rows (rerun-job.ts), so a later handler picks them up.
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
@@ -17,6 +17,7 @@ import { prepareMessaging, recordMessaging, withoutMessaging } from './messaging
 import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
 import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
 import { parseWhatsAppAccountChanges, recordWhatsAppAccountChanges, withoutWhatsAppAccountKinds } from '../whatsapp/account-events.ts';
+import { parseWhatsAppMessages, recordWhatsAppMessages, withoutWhatsAppMessages } from '../whatsapp/inbound-messages.ts';
 
 export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
 
@@ -75,17 +76,19 @@ async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 
   const readNotes = await fillMentions(deps, parsed.items, context);
   const messaging = await prepareMessaging(deps, row.body);
   const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
-  const unhandled = withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled));
+  const waMessages = parseWhatsAppMessages(row.body);
+  const unhandled = withoutWhatsAppMessages(withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled)));
   const now = deps.clock.now();
   await db.transaction().execute(async (trx) => {
     let emitted = 0;
     for (const item of parsed.items) emitted += await processItem(trx, deps, item, row.received_at, now);
     emitted += await recordMessaging(trx, deps, messaging, row.received_at, now);
     emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
+    emitted += await recordWhatsAppMessages(trx, deps, waMessages.items, row.received_at, now);
     const status = unhandled.length ? 'unhandled' : 'processed';
     await trx
       .updateTable('platform_webhook_events')
-      .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
+      .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored, ...waMessages.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
       .where('id', '=', eventId)
       .where('status', '<>', 'processed')
       .execute();

@@ -101,4 +101,9 @@ export interface WhatsAppBusiness {
   downloadMedia(credentials: AccountCredentials, url: string): Promise<MediaDownload>;
   /** False when no such media is visible to the account. */
   deleteMedia(credentials: AccountCredentials, mediaId: string): Promise<boolean>;
+
+  /** Sends one message in the Cloud API's shape (`to`, `type`, the type's object, `context`). */
+  sendMessage(credentials: AccountCredentials, message: Record<string, unknown>): Promise<{ platformMessageId: string; waId: string | null }>;
+  /** Marks a received message read, with the typing indicator when `typing`. */
+  markRead(credentials: AccountCredentials, messageId: string, typing: boolean): Promise<void>;
 }

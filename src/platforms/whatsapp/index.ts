@@ -11,6 +11,7 @@ import { debugToken, FACEBOOK_GRAPH, facebookUserToken, graph, type DebugToken }
 import { list, obj, str } from '../json.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
 import { deleteMedia, downloadMedia, mediaInfo, uploadMedia } from './media.ts';
+import { markWhatsAppRead, sendWhatsAppMessage } from './messages.ts';
 import { readPhoneNumber, registerPhoneNumber } from './phone-number.ts';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates } from './templates.ts';
 import { metaString, type ConnectedAccount, type ConnectOption, type PlatformAdapter, type TokenSet } from '../types.ts';
@@ -132,6 +133,8 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp
       mediaInfo: (credentials, id) => mediaInfo(ctx, credentials, id),
       downloadMedia: (credentials, url) => downloadMedia(ctx, credentials, url),
       deleteMedia: (credentials, id) => deleteMedia(ctx, credentials, id),
+      sendMessage: (credentials, message) => sendWhatsAppMessage(ctx, credentials, message),
+      markRead: (credentials, messageId, typing) => markWhatsAppRead(ctx, credentials, messageId, typing),
     },
   };
 }
