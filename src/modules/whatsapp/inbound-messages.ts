@@ -163,6 +163,14 @@ export function failureReason(errors: Json[] | null): string {
   return `${str(first.code) ?? '?'}: ${title}${details && details !== title ? ` (${details})` : ''}`.slice(0, 1000);
 }
 
+/** A status outran the storing of its message by the service's own send: processed again later. */
+export class StatusTooEarly extends Error {
+  constructor() {
+    super('a status arrived while the send of its message is being stored; processed again later');
+    this.name = 'StatusTooEarly';
+  }
+}
+
 type Account = Pick<AccountRow, 'id' | 'organization_id' | 'platform' | 'external_id' | 'platform_user_id'>;
 
 export async function recordWhatsAppMessages(trx: Kysely<Database>, deps: Pick<AppDeps, 'store'>, items: WhatsAppInboundItem[], receivedAt: number, now: number): Promise<number> {
@@ -226,6 +234,11 @@ async function recordMessage(ctx: EmitContext, account: Account, item: InboundWh
 async function recordStatus(ctx: EmitContext, account: Account, item: InboundWhatsAppStatus, receivedAt: number): Promise<boolean> {
   const { db } = ctx;
   const message = await byPlatformId(db, account.id, item.mid);
+  if (!message && item.recipient.phone) {
+    // A send to this person is in flight: its message is about to be stored; the job runs again later.
+    const pending = await db.selectFrom('conversations').select('sending_until').where('account_id', '=', account.id).where('participant_id', '=', item.recipient.phone).executeTakeFirst();
+    if (pending?.sending_until != null && Number(pending.sending_until) > ctx.now) throw new StatusTooEarly();
+  }
   const eventId = newId('event', ctx.now);
   const data: EventData<'message.status'> = {
     eventId,
@@ -244,12 +257,16 @@ async function recordStatus(ctx: EmitContext, account: Account, item: InboundWha
     receivedAt: new Date(receivedAt).toISOString(),
   };
   if (!(await claim(db, account, eventId, `wa-status:${item.mid}:${item.status}`, data, receivedAt))) return false;
-  if (message && item.status !== 'deleted' && message.direction === 'outbound' && RANK[item.status] > RANK[message.status]) {
+  if (message && item.status !== 'deleted' && message.direction === 'outbound') {
+    // Statuses of one message may be processed at once by two jobs: the condition on the row as
+    // it is when updated (not as read above) keeps the later status.
+    const newStatus = item.status;
+    const below = (Object.keys(RANK) as Array<MessageRow['status']>).filter((s) => RANK[s] < RANK[newStatus]);
     await db
       .updateTable('messages')
-      .set({ status: item.status, ...(item.status === 'failed' ? { error: failureReason(item.errors) } : {}) })
+      .set({ status: newStatus, ...(newStatus === 'failed' ? { error: failureReason(item.errors) } : {}) })
       .where('id', '=', message.id)
-      .where('status', '<>', 'failed')
+      .where('status', 'in', below)
       .execute();
   }
   await emitEvent(ctx, account.organization_id, 'message.status', data, { id: eventId });

@@ -19,6 +19,8 @@ import { contentOf, recipientDigits, type SendInput } from './message-content.ts
 import { callWhatsApp, type WhatsAppDeps } from './platform-call.ts';
 
 const TARGETS = ['to', 'recipient', 'conversationId'] as const;
+/** How long a status of a message not yet stored waits for the send storing it. */
+export const SENDING_HOLD_MS = 60_000;
 
 /** The person to write to and the account's conversation with them, if there is one. */
 async function targetOf(deps: WhatsAppDeps, tenant: Tenant, row: AccountRow, input: SendInput): Promise<{ waId: string; conversation: ConversationRow | undefined }> {
@@ -49,23 +51,42 @@ export async function sendMessage(deps: WhatsAppDeps, tenant: Tenant, caller: Ca
     const whatsappMediaId = await uploadMedia(deps, tenant, row, { mediaId: content.ourMediaId }, signal);
     payload[content.type] = { ...(payload[content.type] as Record<string, unknown>), id: whatsappMediaId };
   }
-  const sent = await callWhatsApp(deps, row, (cloud, credentials) =>
-    cloud.sendMessage(credentials, { to: waId, type: content.type, ...payload, ...(input.replyTo !== undefined ? { context: { message_id: input.replyTo } } : {}) }),
-  );
+  // The conversation exists before the call and says a send is in flight, so a status webhook
+  // that outruns the storing of the message waits for it (inbound-messages.ts) instead of
+  // finding no message. A conversation made here for nothing is removed if the send fails.
+  const { db } = deps.store;
+  const conversation = known ?? (await conversationFor(db, row, { id: waId, username: null, name: null }, deps.clock.now(), deps.clock.now()));
+  await db.updateTable('conversations').set({ sending_until: deps.clock.now() + SENDING_HOLD_MS }).where('id', '=', conversation.id).execute();
+  let sent;
+  try {
+    sent = await callWhatsApp(deps, row, (cloud, credentials) =>
+      cloud.sendMessage(credentials, { to: waId, type: content.type, ...payload, ...(input.replyTo !== undefined ? { context: { message_id: input.replyTo } } : {}) }),
+    );
+  } catch (error) {
+    await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+    if (!known) {
+      await db
+        .deleteFrom('conversations')
+        .where('id', '=', conversation.id)
+        .where('last_inbound_at', 'is', null)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('messages').select('id').where('conversation_id', '=', conversation.id))))
+        .execute();
+    }
+    throw error;
+  }
   const now = deps.clock.now();
-  return deps.store.db.transaction().execute(async (trx) => {
-    const participant = known ? { id: known.participant_id, username: known.participant_username, name: known.participant_name } : { id: sent.waId ?? waId, username: null, name: null };
-    const conversation = await conversationFor(trx, row, participant, now, now);
+  const platformMessageId = sent.platformMessageId;
+  return db.transaction().execute(async (trx) => {
     const { text, attachments, reaction } = content.stored;
-    const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId, text, attachments, status: 'sent', sentAt: now }, now);
-    const message = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', row.id).where('platform_message_id', '=', sent.platformMessageId).executeTakeFirstOrThrow());
+    const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId, text, attachments, status: 'sent', sentAt: now }, now);
+    const message = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', row.id).where('platform_message_id', '=', platformMessageId).executeTakeFirstOrThrow());
     if (stored && reaction !== null) {
       await trx.updateTable('messages').set({ reaction }).where('id', '=', message.id).execute();
       message.reaction = reaction;
     }
-    await touchConversation(trx, conversation.id, message, now);
+    await touchConversation(trx, conversation.id, message, now, 0, true);
     if (stored) {
-      const data = messageEventData(null, row, conversation, { messageId: message.id, platformMessageId: sent.platformMessageId, direction: 'outbound', text, attachments, sentAt: now }, now);
+      const data = messageEventData(null, row, conversation, { messageId: message.id, platformMessageId, direction: 'outbound', text, attachments, sentAt: now }, now);
       await emitMessageEvent({ db: trx, store: deps.store, now }, row.organization_id, 'message.sent', data);
     }
     return presentMessage(message);
