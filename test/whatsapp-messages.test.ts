@@ -198,6 +198,33 @@ for (const dialect of DIALECTS) {
       assert.equal((await api(t, key, 'POST', `${path}/msg_unknown/read`, {})).status, 404);
     });
 
+    test('the inbox routes send to and mark read a WhatsApp conversation', async () => {
+      const from = nextPerson();
+      const inbound = await write(from, { text: 'first' });
+      const latest = await write(from, { text: 'second' });
+      const conversationId = String(inbound.data.conversationId);
+      const seq = mark(t);
+      const res = await api(t, key, 'POST', `/inbox/conversations/${conversationId}/messages`, { text: 'Hello from the inbox', replyTo: String(latest.data.platformMessageId) });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.deepEqual([(res.body.message as Message).text, (res.body.message as Message).conversationId], ['Hello from the inbox', conversationId]);
+      const body = callsSince(t, seq)[0]?.body as Record<string, unknown>;
+      assert.deepEqual([body.to, body.type, body.text, body.context], [from, 'text', { body: 'Hello from the inbox', preview_url: false }, { message_id: latest.data.platformMessageId }]);
+      const reacted = await api(t, key, 'POST', `/inbox/conversations/${conversationId}/messages`, { reaction: { messageId: String(latest.data.platformMessageId), emoji: '👍' } });
+      assert.equal(reacted.status, 201, JSON.stringify(reacted.body));
+      assert.equal((reacted.body.message as Message).reaction, '👍');
+      const tagged = await api(t, key, 'POST', `/inbox/conversations/${conversationId}/messages`, { text: 'x', tag: 'HUMAN_AGENT' });
+      assert.deepEqual(codeOf(tagged), [400, null]);
+      assert.match(tagged.body.error?.message ?? '', /^tag:/);
+
+      const before = mark(t);
+      const read = await api(t, key, 'POST', `/inbox/conversations/${conversationId}/read`);
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      assert.equal((read.body.conversation as { unread: number }).unread, 0);
+      assert.deepEqual(callsSince(t, before)[0]?.body, { messaging_product: 'whatsapp', status: 'read', message_id: latest.data.platformMessageId });
+      // Sync has nothing to read on the Cloud API.
+      assert.deepEqual(codeOf(await api(t, key, 'POST', '/inbox/conversations/sync', { accountId })), [400, 'not_supported']);
+    });
+
     test('bad input is a 400 naming the field, before any platform call', async () => {
       const seq = mark(t);
       const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -261,6 +288,11 @@ for (const dialect of DIALECTS) {
       // (The journal masks every `code` field, the language's too.)
       assert.deepEqual(Object.keys(body.template as object), ['name', 'language']);
       assert.equal((body.template as { name: string }).name, 'order_ready');
+      // A refusal by WhatsApp leaves no conversation behind for a person never written to.
+      await control(t, 'whatsapp/faults', { code: 131030 });
+      const notAllowed = await api(t, key, 'POST', path, { to: stranger, type: 'template', template: { name: 'order_ready', language: 'en_US' } });
+      assert.deepEqual(codeOf(notAllowed), [403, 'recipient_not_allowed']);
+      assert.equal((await t.runtime.deps.store.db.selectFrom('conversations').select('id').where('participant_id', '=', stranger).execute()).length, 0);
       const first = await send({ to: stranger, type: 'template', template: { name: 'order_ready', language: 'en_US' } });
       const listed = await api(t, key, 'GET', `/inbox/conversations/${first.conversationId}`);
       assert.equal(listed.status, 200);

@@ -17,17 +17,12 @@ import { emitMessageEvent, messageEventData } from './events.ts';
 import { findConversation, insertMessage, presentMessage, touchConversation } from './records.ts';
 import type { MessageView } from './schemas.ts';
 import { requireOpenWindow } from './window.ts';
+import { sendFromInbox, WHATSAPP_ONLY, type InboxSendBody } from '../whatsapp/inbox.ts';
 
 /** How long an echo waits for the send it answers (a platform call takes seconds at most). */
 const SENDING_HOLD_MS = 60_000;
 
-export interface SendBody {
-  text?: string | undefined;
-  mediaUrl?: string | undefined;
-  mediaId?: string | undefined;
-  attachmentType?: AttachmentType | undefined;
-  tag?: 'HUMAN_AGENT' | undefined;
-}
+export type SendBody = InboxSendBody;
 
 const typeOfMime = (mime: string): AttachmentType => (mime.startsWith('image/') ? 'image' : mime.startsWith('video/') ? 'video' : mime.startsWith('audio/') ? 'audio' : 'file');
 
@@ -52,8 +47,12 @@ async function contentOf(deps: ConversationDeps, tenant: Tenant, body: SendBody)
   return { attachment: { type: body.attachmentType ?? typeOfMime(media.mime_type), url } };
 }
 
-export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller: Caller, conversationId: string, body: SendBody): Promise<MessageView> {
+export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller: Caller, conversationId: string, body: SendBody, signal: AbortSignal): Promise<MessageView> {
   const conversation = await findConversation(tenant, conversationId);
+  // WhatsApp has its own send (whatsapp/messages.ts), with more message types and no tag.
+  if (conversation.platform === 'whatsapp') return sendFromInbox(deps, tenant, caller, conversation, body, signal);
+  const whatsappOnly = WHATSAPP_ONLY.find((k) => body[k] !== undefined);
+  if (whatsappOnly) throw errors.invalid(whatsappOnly, 'only for WhatsApp conversations');
   const content = await contentOf(deps, tenant, body);
   const messaging = messagingOf(deps, conversation.platform);
   const account = await conversationAccount(tenant, conversation.account_id);

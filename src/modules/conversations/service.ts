@@ -10,6 +10,7 @@ import { conversationAccount, messagingOf, requireMessagingPermission, type Conv
 import { decodePosition, encodePosition } from './cursors.ts';
 import { findConversation, presentConversation, presentMessage } from './records.ts';
 import type { ConversationView, MessageView } from './schemas.ts';
+import { markSeenOnWhatsApp } from '../whatsapp/inbox.ts';
 
 export interface ConversationQuery {
   accountId?: string | undefined;
@@ -73,7 +74,8 @@ export async function listMessages(tenant: Tenant, id: string, query: { limit: n
 /** Marks the person's messages read here and, unless `platform` is false, seen on the platform. */
 export async function markRead(deps: ConversationDeps, tenant: Tenant, id: string, platform: boolean): Promise<ConversationView> {
   const conversation = await findConversation(tenant, id);
-  if (platform) {
+  if (platform && conversation.platform === 'whatsapp') await markSeenOnWhatsApp(deps, tenant, conversation);
+  else if (platform) {
     const account = await conversationAccount(tenant, conversation.account_id);
     const messaging = messagingOf(deps, conversation.platform);
     requireMessagingPermission(deps, messaging, account);
