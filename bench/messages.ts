@@ -51,21 +51,22 @@ const PAGE_ID = '100000000000777';
 const PEOPLE = 200;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sortedOf = (values: number[]) => Float64Array.from(values).sort();
-function percentile(sorted: ArrayLike<number>, p: number): number {
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sortedOf = (values: number[]) => Float64Array.from(values).sort();
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-interface Receiver {
+export interface Receiver {
   url: string;
-  /** mid → first arrival and how many deliveries named it. */
+  /** key (by default the mid) → first arrival and how many deliveries named it. */
   heard: Map<string, { at: number; times: number }>;
   close(): Promise<void>;
 }
 
-function startReceiver(): Promise<Receiver> {
+/** A webhook receiver; `keyOf` names each delivery by its event data (the platform message id by default). */
+export function startReceiver(keyOf: (data: Record<string, unknown>) => string | undefined = (data) => data.platformMessageId as string | undefined): Promise<Receiver> {
   const heard = new Map<string, { at: number; times: number }>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -73,7 +74,8 @@ function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const at = performance.now();
       res.writeHead(204).end();
-      const mid = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { platformMessageId?: string } }).data?.platformMessageId;
+      const data = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: Record<string, unknown> }).data;
+      const mid = data ? keyOf(data) : undefined;
       if (!mid) return;
       const seen = heard.get(mid);
       if (seen) seen.times++;
@@ -148,7 +150,7 @@ function signedMessage(mid: string, person: number): { body: string; signature: 
 }
 
 /** Open loop: request i is due at start + i/rate and sent then, whatever the earlier ones did. */
-async function openLoop(rate: number, count: number, send: (i: number, due: number) => Promise<void>): Promise<void> {
+export async function openLoop(rate: number, count: number, send: (i: number, due: number) => Promise<void>): Promise<void> {
   const start = performance.now() + 5;
   const inFlight: Promise<void>[] = [];
   for (let i = 0; i < count; i++) {

@@ -5,11 +5,12 @@
 // Then, each on fresh servers: webhook delivery (bench/webhooks.ts), the memory of a 1 GiB
 // upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts), direct
 // messages (bench/messages.ts), best time over 10,000 published targets (bench/analytics.ts),
-// MCP tool calls against the same HTTP calls (bench/mcp.ts), and the dashboard's approvals page
-// with 10,000 held posts (bench/dashboard.ts); each file also runs alone.
+// MCP tool calls against the same HTTP calls (bench/mcp.ts), the dashboard's approvals page
+// with 10,000 held posts (bench/dashboard.ts), and WhatsApp template sends and statuses
+// (bench/whatsapp.ts); each file also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
-//                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp,dashboard] [PART …]
+//                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp,dashboard,whatsapp] [PART …]
 //
 // Parts may also be named without --only: `npm run bench -- inbox`.
 //
@@ -29,6 +30,7 @@ import { benchAnalytics, DEFAULT_OPTIONS as DEFAULT_ANALYTICS_OPTIONS, formatAna
 import { benchMcp, DEFAULT_OPTIONS as DEFAULT_MCP_OPTIONS, formatMcpResult } from './mcp.ts';
 import { benchMessages, DEFAULT_OPTIONS as DEFAULT_MESSAGES_OPTIONS, formatMessagesResult } from './messages.ts';
 import { benchDashboard, DEFAULT_OPTIONS as DEFAULT_DASHBOARD_OPTIONS, formatDashboardResult } from './dashboard.ts';
+import { benchWhatsApp, DEFAULT_OPTIONS as DEFAULT_WHATSAPP_OPTIONS, formatWhatsAppResult } from './whatsapp.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -55,7 +57,7 @@ interface Settings extends LoadOptions {
   only: Set<Part>;
 }
 
-const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'messages', 'analytics', 'mcp', 'dashboard'] as const;
+const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'messages', 'analytics', 'mcp', 'dashboard', 'whatsapp'] as const;
 type Part = (typeof PARTS)[number];
 
 function parts(value: string | undefined): Set<Part> {
@@ -313,6 +315,10 @@ async function main(): Promise<void> {
     signal.throwIfAborted();
     const dashboardOptions = { ...DEFAULT_DASHBOARD_OPTIONS, postgresUrl: options.postgresUrl };
     process.stdout.write(`${formatDashboardResult(await benchDashboard(dashboardOptions), dashboardOptions).join('\n')}\n`);
+  }
+  if (options.only.has('whatsapp')) {
+    signal.throwIfAborted();
+    process.stdout.write(`${formatWhatsAppResult(await benchWhatsApp(DEFAULT_WHATSAPP_OPTIONS), DEFAULT_WHATSAPP_OPTIONS).join('\n')}\n`);
   }
 }
 
