@@ -9,6 +9,8 @@ import type { TestApp } from './harness/app.ts';
 import { CLIENT_REDIRECT, followCallback, startConnectApp } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { bash, readmeExamples } from './harness/readme.ts';
+import { Receiver } from './harness/receiver.ts';
+import { waitFor } from './harness/wait.ts';
 import { openConsent, submitConsent } from './sandbox/helpers.ts';
 
 for (const dialect of DIALECTS) {
@@ -16,8 +18,10 @@ for (const dialect of DIALECTS) {
     let t: TestApp & { sandbox: SandboxState };
     let key: string;
     let whatsapp: string;
+    let receiver: Receiver;
     before(async () => {
-      t = await startConnectApp(dialect, { env: { LOG_LEVEL: 'silent' } });
+      receiver = await new Receiver().start();
+      t = await startConnectApp(dialect, { worker: true, env: { LOG_LEVEL: 'silent' } });
       ({ key } = await t.tenant());
       // As the README says: the authUrl is the signup page, whose link leads to the consent page.
       const start = (await (await t.request(`/api/v1/connect/whatsapp?redirectUrl=${encodeURIComponent(CLIENT_REDIRECT)}`, { key })).json()) as { authUrl: string };
@@ -27,7 +31,10 @@ for (const dialect of DIALECTS) {
       whatsapp = location?.searchParams.get('accountId') ?? '';
       assert.ok(whatsapp, 'whatsapp connected');
     });
-    after(() => t.close());
+    after(async () => {
+      await receiver.stop();
+      await t.close();
+    });
 
     test('the block registers the number, gets a template approved and puts a photo on WhatsApp and back', async () => {
       const block = readmeExamples().get('whatsapp') ?? '';
@@ -47,6 +54,35 @@ for (const dialect of DIALECTS) {
       assert.equal(stored?.bytes.length, size);
       const phone = [...t.sandbox.whatsapp.phoneNumbers.values()][0];
       assert.deepEqual([phone?.registered, phone?.pin], [true, '123456']);
+    });
+
+    test('then the conversation: a template outside the window, the person answers, text and the photo back, their statuses', async () => {
+      const examples = readmeExamples();
+      const block = examples.get('whatsapp_messages') ?? '';
+      assert.ok(block, 'the README marks a whatsapp_messages block');
+      // What the first block left in the newcomer's shell: its helpers, WA and PIXEL.
+      const first = (examples.get('whatsapp') ?? '').split('\n').filter((line) => /^(json\(\)|get\(\)|send\(\)|WA=|PIXEL=)/.test(line)).join('\n');
+      const run = await bash([first, 'set -euo pipefail', block].join('\n'), { BASE: t.url, KEY: key, WHATSAPP: whatsapp, RECEIVER: receiver.url });
+      assert.equal(run.code, 0, `the README's whatsapp_messages block failed:\n${run.stderr}\n${run.stdout}`);
+      const lines = run.stdout.trim().split('\n').filter((line) => line.trim() !== '');
+      const listed = JSON.parse(lines.at(-1) ?? '{}') as { conversations: Array<{ id: string; platform: string; participant: { id: string; name: string | null }; messagingWindow: { open: boolean } }> };
+      assert.equal(listed.conversations.length, 1, lines.at(-1));
+      const [conversation] = listed.conversations;
+      assert.deepEqual([conversation?.platform, conversation?.participant.id, conversation?.messagingWindow.open], ['whatsapp', '15550002222', true]);
+
+      type Event = { event: string; data: { text?: string | null; status?: string; platformMessageId: string } };
+      const events = () => receiver.received.map((r) => JSON.parse(r.body) as Event);
+      const answer = await waitFor(() => events().find((e) => e.event === 'message.received') ?? null, 15_000, 'message.received');
+      assert.equal(answer.data.text, 'Lovely, see you at five');
+      const history = (await (await t.request(`/api/v1/inbox/conversations/${conversation?.id ?? ''}/messages`, { key })).json()) as { messages: Array<{ direction: string; platformMessageId: string; attachments: Array<{ type: string }> }> };
+      const photoId = history.messages.find((m) => m.direction === 'outbound' && m.attachments.some((a) => a.type === 'image'))?.platformMessageId;
+      assert.ok(photoId, JSON.stringify(history));
+      // The photo's delivered and read, from the sandbox person reading it. (A `sent` status can
+      // outrun the storing of its message and then arrives after its job's retry: not waited for.)
+      const statuses = () => new Set(events().filter((e) => e.event === 'message.status' && e.data.platformMessageId === photoId).map((e) => e.data.status));
+      await waitFor(() => (statuses().has('delivered') && statuses().has('read') ? true : null), 15_000, `the photo's delivered and read statuses (${String(photoId)})`);
+      const outbound = [...t.sandbox.journal.list({ method: 'POST' })].filter((e) => e.path.endsWith('/messages')).map((e) => (e.body as { type?: string }).type);
+      assert.deepEqual(outbound.slice(-3), ['template', 'text', 'image']);
     });
   });
 }
