@@ -255,16 +255,23 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    /** A facebook conversation with a send in flight until `sendingUntil`. */
+    const sendingConversation = async (a: DmAccount, participantId: string, sendingUntil: number): Promise<string> => {
+      const now = t.clock.now();
+      const id = newId('conversation');
+      await t.runtime.deps.store.db
+        .insertInto('conversations')
+        .values({ id, organization_id: org, account_id: a.id, platform: 'facebook', platform_conversation_id: null, participant_id: participantId, participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: sendingUntil, created_at: now, updated_at: now })
+        .execute();
+      return id;
+    };
+
     test("an echo that arrives while the service's send is in flight waits for it, then adds nothing", async () => {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
       const now = t.clock.now();
-      const conversationId = newId('conversation');
       // As the send route leaves it just before its platform call.
-      await db
-        .insertInto('conversations')
-        .values({ id: conversationId, organization_id: org, account_id: a.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-race', participant_username: null, participant_name: 'Race', status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: now + 60_000, created_at: now, updated_at: now })
-        .execute();
+      const conversationId = await sendingConversation(a, 'psid-race', now + 60_000);
       const echo = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-race' }, timestamp: now, message: { mid: 'm_race_ours', is_echo: true, app_id: 1, text: 'ours' } }] }] });
       assert.equal((await postMeta(t, echo)).status, 200);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -283,12 +290,8 @@ for (const dialect of DIALECTS) {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
       const now = t.clock.now();
-      const conversationId = newId('conversation');
       // A send that never clears its in-flight mark: every run of the echo's job fails.
-      await db
-        .insertInto('conversations')
-        .values({ id: conversationId, organization_id: org, account_id: a.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-stuck', participant_username: null, participant_name: 'Stuck', status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: now + 86_400_000, created_at: now, updated_at: now })
-        .execute();
+      const conversationId = await sendingConversation(a, 'psid-stuck', now + 86_400_000);
       const body = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-stuck' }, timestamp: now, message: { mid: 'm_stuck', is_echo: true, app_id: 1, text: 'from the app' } }] }] });
       await db.insertInto('platform_webhook_events').values({ id: 'stuck-echo', family: 'meta', object: 'page', body, status: 'pending', note: null, received_at: now, processed_at: null }).execute();
       const job = buildJobRegistry(t.runtime.deps).get('platform_event.process');
