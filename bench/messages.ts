@@ -198,29 +198,8 @@ async function benchServer(store: string, databaseUrl: (dataDir: string) => Prom
         await res.body.dump();
         if (res.statusCode === 200) due.set(mid, at);
       });
-      // Until every accepted message was heard, or nothing new for 10 s.
-      let last = -1;
-      let quietSince = performance.now();
-      while ([...due.keys()].some((mid) => !receiver.heard.has(mid)) && performance.now() - quietSince < 10_000) {
-        if (receiver.heard.size !== last) {
-          last = receiver.heard.size;
-          quietSince = performance.now();
-        }
-        await sleep(50);
-      }
-      const latencies: number[] = [];
-      let lost = 0;
-      let twice = 0;
-      for (const [mid, at] of due) {
-        const seen = receiver.heard.get(mid);
-        if (!seen) lost++;
-        else {
-          latencies.push(seen.at - at);
-          if (seen.times > 1) twice++;
-        }
-      }
-      const sorted = sortedOf(latencies);
-      return { sent, accepted: due.size, heard: latencies.length, lost, twice, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+      const tally = await tallyHeard(receiver.heard, due);
+      return { sent, accepted: due.size, ...tally };
     };
     log(`[${store}] warm-up: 2 s of messages at ${options.rate}/s`);
     await runInbound(2, 'warmup');
@@ -346,4 +325,33 @@ if (import.meta.main) {
     sends: Number(values.sends ?? DEFAULT_OPTIONS.sends),
   };
   log(formatMessagesResult(await benchMessages(options), options).join('\n'));
+}
+
+/**
+ * Waits until every key in `due` was heard, or nothing new arrived for 10 s, then counts: the
+ * latencies from each key's due time to its first arrival, the keys never heard, those heard twice.
+ */
+export async function tallyHeard(heard: Map<string, { at: number; times: number }>, due: Map<string, number>): Promise<{ heard: number; lost: number; twice: number; p50: number; p99: number; max: number }> {
+  let last = -1;
+  let quietSince = performance.now();
+  while ([...due.keys()].some((key) => !heard.has(key)) && performance.now() - quietSince < 10_000) {
+    if (heard.size !== last) {
+      last = heard.size;
+      quietSince = performance.now();
+    }
+    await sleep(50);
+  }
+  const latencies: number[] = [];
+  let lost = 0;
+  let twice = 0;
+  for (const [key, at] of due) {
+    const seen = heard.get(key);
+    if (!seen) lost++;
+    else {
+      latencies.push(seen.at - at);
+      if (seen.times > 1) twice++;
+    }
+  }
+  const sorted = sortedOf(latencies);
+  return { heard: latencies.length, lost, twice, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
 }

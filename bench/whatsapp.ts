@@ -22,7 +22,7 @@ import { createHmac } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { SANDBOX_APPS } from '../src/platforms/context.ts';
-import { openLoop, percentile, sleep, sortedOf, startReceiver } from './messages.ts';
+import { openLoop, percentile, sleep, sortedOf, startReceiver, tallyHeard } from './messages.ts';
 
 export const TARGETS = { sendsPerSecond: 500, statusRate: 500, statusP99Ms: 200 };
 
@@ -128,31 +128,10 @@ export async function benchWhatsApp(options: WhatsAppBenchOptions = DEFAULT_OPTI
       await res.body.dump();
       if (res.statusCode === 200) dueAt.set(`${id}:${status}`, at);
     });
-    // Until every accepted status was heard, or nothing new for 10 s.
-    let last = -1;
-    let quietSince = performance.now();
-    while ([...dueAt.keys()].some((k) => !receiver.heard.has(k)) && performance.now() - quietSince < 10_000) {
-      if (receiver.heard.size !== last) {
-        last = receiver.heard.size;
-        quietSince = performance.now();
-      }
-      await sleep(50);
-    }
-    const latencies: number[] = [];
-    let lost = 0;
-    let twice = 0;
-    for (const [k, at] of dueAt) {
-      const seen = receiver.heard.get(k);
-      if (!seen) lost++;
-      else {
-        latencies.push(seen.at - at);
-        if (seen.times > 1) twice++;
-      }
-    }
-    const sorted = sortedOf(latencies);
+    const tally = await tallyHeard(receiver.heard, dueAt);
     return {
       sends,
-      statuses: { sent, accepted: dueAt.size, heard: latencies.length, lost, twice, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN },
+      statuses: { sent, accepted: dueAt.size, ...tally },
       faults,
       backlog,
     };
