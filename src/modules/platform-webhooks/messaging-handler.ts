@@ -9,6 +9,7 @@ import type { AccountRow, Database } from '../../db/schema.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversations/inbound.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
+import type { Json } from './meta-changes.ts';
 
 export interface PreparedMessaging {
   items: MessagingItem[];
@@ -20,7 +21,7 @@ export interface PreparedMessaging {
 /** Drops the messaging kinds from meta-changes.ts's `unhandled`: this handler reads them. */
 export const withoutMessaging = (unhandled: string[]): string[] => unhandled.filter((kind) => !MESSAGING_KINDS.includes(kind));
 
-export async function prepareMessaging(deps: Pick<AppDeps, 'store' | 'sealer' | 'platforms'>, body: string): Promise<PreparedMessaging> {
+export async function prepareMessaging(deps: Pick<AppDeps, 'store' | 'sealer' | 'platforms'>, body: string | Json): Promise<PreparedMessaging> {
   const { items, ignored } = parseMetaMessaging(body);
   if (!items.length) return { items, ignored, accounts: [], profiles: new Map() };
   const accounts = await accountsOf(deps.store.db, items);

@@ -40,13 +40,22 @@ export interface ParsedEnvelope {
   unhandled: string[];
 }
 
-export function parseMetaEnvelope(body: string): ParsedEnvelope {
-  let parsed: Json;
+/**
+ * A stored body as its JSON object, or null when it is not JSON. The process job parses a body
+ * once and hands the object to every handler's parser; each also takes the raw text.
+ */
+export function readEnvelope(body: string | Json): Json | null {
+  if (typeof body !== 'string') return body;
   try {
-    parsed = obj(JSON.parse(body));
+    return obj(JSON.parse(body));
   } catch {
-    return { object: null, items: [], ignored: ['a body that is not JSON'], unhandled: [] };
+    return null;
   }
+}
+
+export function parseMetaEnvelope(body: string | Json): ParsedEnvelope {
+  const parsed = readEnvelope(body);
+  if (!parsed) return { object: null, items: [], ignored: ['a body that is not JSON'], unhandled: [] };
   if (isThreadsNotification(parsed)) return parseThreadsNotification(parsed);
   const object = str(parsed.object);
   const out: ParsedEnvelope = { object, items: [], ignored: [], unhandled: [] };

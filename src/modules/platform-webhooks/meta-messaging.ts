@@ -10,7 +10,8 @@
 //                            may react, unreact and react again)
 import { createHash } from 'node:crypto';
 
-type Json = Record<string, unknown>;
+import { readEnvelope, type Json } from './meta-changes.ts';
+
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
@@ -47,13 +48,9 @@ export const MESSAGING_KINDS = ['page.messaging', 'instagram.messaging'];
 
 const PLATFORMS: Record<string, MessagingItem['platform']> = { page: 'facebook', instagram: 'instagram' };
 
-export function parseMetaMessaging(body: string): ParsedMessaging {
-  let parsed: Json;
-  try {
-    parsed = obj(JSON.parse(body));
-  } catch {
-    return { items: [], ignored: [] };
-  }
+export function parseMetaMessaging(body: string | Json): ParsedMessaging {
+  const parsed = readEnvelope(body);
+  if (!parsed) return { items: [], ignored: [] };
   const object = str(parsed.object) ?? '?';
   const platform = PLATFORMS[object];
   const out: ParsedMessaging = { items: [], ignored: [] };

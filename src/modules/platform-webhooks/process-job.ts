@@ -14,7 +14,7 @@ import { defineJob, jobKind, type JobContext } from '../../jobs/catalog.ts';
 import { recordInboundComment } from '../inbox/record.ts';
 import { fillMentions } from './mention-details.ts';
 import { prepareMessaging, recordMessaging, withoutMessaging } from './messaging-handler.ts';
-import { parseMetaEnvelope, type InboundComment, type Json } from './meta-changes.ts';
+import { parseMetaEnvelope, readEnvelope, type InboundComment, type Json } from './meta-changes.ts';
 import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
 import { parseWhatsAppAccountChanges, recordWhatsAppAccountChanges, withoutWhatsAppAccountKinds } from '../whatsapp/account-events.ts';
 import { parseWhatsAppMessages, recordWhatsAppMessages, withoutWhatsAppMessages } from '../whatsapp/inbound-messages.ts';
@@ -71,12 +71,14 @@ async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 
   const { db } = deps.store;
   const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
   if (!row || row.status === 'processed') return;
-  const parsed = parseMetaEnvelope(row.body);
+  // Parsed once; each handler reads the same object (the raw text when it is not JSON).
+  const body = readEnvelope(row.body) ?? row.body;
+  const parsed = parseMetaEnvelope(body);
   // Platform reads first, outside the transaction (mention-details.ts).
   const readNotes = await fillMentions(deps, parsed.items, context);
-  const messaging = await prepareMessaging(deps, row.body);
-  const whatsapp = parseWhatsAppAccountChanges(row.body, eventId);
-  const waMessages = parseWhatsAppMessages(row.body);
+  const messaging = await prepareMessaging(deps, body);
+  const whatsapp = parseWhatsAppAccountChanges(body, eventId);
+  const waMessages = parseWhatsAppMessages(body);
   const unhandled = withoutWhatsAppMessages(withoutWhatsAppAccountKinds(withoutMessaging(parsed.unhandled)));
   const now = deps.clock.now();
   await db.transaction().execute(async (trx) => {

@@ -17,7 +17,8 @@ import { parseMetadata } from '../accounts/credentials.ts';
 import type { EventData } from '../events/catalog.ts';
 import { emitEvent } from '../events/emit.ts';
 
-type Json = Record<string, unknown>;
+import { readEnvelope, type Json } from '../platform-webhooks/meta-changes.ts';
+
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
@@ -93,13 +94,9 @@ function qualityChange(wabaId: string, value: Json): WhatsAppAccountChange | nul
 }
 
 /** The changes of a stored body; `storedId` keys the dedupe when an entry carries no time. */
-export function parseWhatsAppAccountChanges(body: string, storedId: string): ParsedWhatsAppAccountChanges {
-  let parsed: Json;
-  try {
-    parsed = obj(JSON.parse(body));
-  } catch {
-    return { changes: [], ignored: [] };
-  }
+export function parseWhatsAppAccountChanges(body: string | Json, storedId: string): ParsedWhatsAppAccountChanges {
+  const parsed = readEnvelope(body);
+  if (!parsed) return { changes: [], ignored: [] };
   const out: ParsedWhatsAppAccountChanges = { changes: [], ignored: [] };
   if (parsed.object !== WABA_OBJECT) return out;
   arr(parsed.entry).forEach((item, entryIndex) => {

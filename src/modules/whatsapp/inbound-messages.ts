@@ -14,7 +14,8 @@ import { emitEvent, type EmitContext } from '../events/emit.ts';
 import { emitMessageEvent, messageEventData, type MessageFacts } from '../conversations/events.ts';
 import { conversationFor, insertMessage, touchConversation, type Attachment } from '../conversations/records.ts';
 
-type Json = Record<string, unknown>;
+import { readEnvelope, type Json } from '../platform-webhooks/meta-changes.ts';
+
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
@@ -86,13 +87,9 @@ function contentOf(accountPath: string, type: string, m: Json): Pick<InboundWhat
 }
 
 /** The items of a stored body. Media URLs point at the account's download route, filled per account. */
-export function parseWhatsAppMessages(body: string): { items: WhatsAppInboundItem[]; ignored: string[] } {
-  let parsed: Json;
-  try {
-    parsed = obj(JSON.parse(body));
-  } catch {
-    return { items: [], ignored: [] };
-  }
+export function parseWhatsAppMessages(body: string | Json): { items: WhatsAppInboundItem[]; ignored: string[] } {
+  const parsed = readEnvelope(body);
+  if (!parsed) return { items: [], ignored: [] };
   const out: { items: WhatsAppInboundItem[]; ignored: string[] } = { items: [], ignored: [] };
   if (parsed.object !== 'whatsapp_business_account') return out;
   const ignore = (why: string) => {
