@@ -12,6 +12,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
+import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -49,6 +50,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  if (deps.metrics) registerHttpMetrics(app, deps.metrics, deps.config.metrics);
   registerHostRequired(app);
   registerDraining(app);
   registerBodyIdleTimeout(app, deps.config.bodyIdleTimeoutMs);

@@ -8,6 +8,7 @@ import type { AppDeps } from './deps.ts';
 import type { Authenticator } from './http/caller.ts';
 import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
+import { timeJobRuns } from './metrics/job-metrics.ts';
 import { accountJobs, accountRoutes, accountSchemas } from './modules/accounts/index.ts';
 import { adRoutes, adSchemas } from './modules/ads/index.ts';
 import { analyticsJobs, analyticsRoutes, analyticsSchemas, queueAnalyticsSnapshots } from './modules/analytics/index.ts';
@@ -44,7 +45,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition[] {
 }
 
 export function buildJobRegistry(deps: AppDeps, extra: JobDefinition[] = []): JobRegistry {
-  return createRegistry([...jobDefinitions(deps), ...extra]);
+  return createRegistry(timeJobRuns([...jobDefinitions(deps), ...extra], deps.metrics));
 }
 
 /** What a worker queues when it starts (each de-duplicated, so any number of workers may). */

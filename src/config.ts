@@ -68,6 +68,8 @@ export interface Config {
   redditCommentPollMs: number;
   /** Origins (scheme://host[:port]) whose pages may call /mcp besides PUBLIC_BASE_URL's own; "*" for any. */
   mcpAllowedOrigins: string[];
+  /** Prometheus metrics (src/metrics): where /metrics is served, if anywhere. */
+  metrics: MetricsConfig;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -77,6 +79,16 @@ export interface Config {
     lanes: { webhooks: number; posts: number };
     shutdownTimeoutMs: number;
   };
+}
+
+export interface MetricsConfig {
+  /** METRICS=1: /metrics on the API port. */
+  onApiPort: boolean;
+  /** METRICS_PORT: /metrics on a port of its own (the only way a `worker` process shows its metrics). */
+  port: number | null;
+  host: string;
+  /** METRICS_TOKEN: scrapers must send it as a Bearer token. */
+  token: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -231,6 +243,12 @@ export function parseConfig(env: Env): Config {
     retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
     redditCommentPollMs: integer(env, 'REDDIT_COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
     mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
+    metrics: {
+      onApiPort: flag(env, 'METRICS', false),
+      port: text(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 0, 65535),
+      host: text(env, 'METRICS_HOST') ?? host,
+      token: text(env, 'METRICS_TOKEN'),
+    },
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

@@ -3,6 +3,7 @@
 import type { Config } from './config.ts';
 import type { Store } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { Sealer } from './lib/crypto.ts';
 import type { Platforms } from './platforms/types.ts';
 import type { SandboxState } from './sandbox/index.ts';
@@ -17,4 +18,6 @@ export interface AppDeps {
   sandbox: SandboxState | null;
   /** Every platform's adapter (its capabilities), built once from the config (platforms/registry.ts). */
   platforms: Platforms;
+  /** Prometheus series (src/metrics), when METRICS or METRICS_PORT is set; absent, nothing is counted. */
+  metrics?: Metrics;
 }

@@ -10,6 +10,8 @@ import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';
 import { servesSandbox } from './platforms/base-url.ts';
 import { createPlatforms } from './platforms/registry.ts';
+import { Metrics, metricsEnabled } from './metrics/metrics.ts';
+import { platformObserver } from './metrics/platform-calls.ts';
 import { SANDBOX_STATE_FILE, SandboxState } from './sandbox/index.ts';
 
 export class StartupError extends Error {}
@@ -71,8 +73,10 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
   // The in-process sandbox keeps its state in DATA_DIR once it is served (the plugin opens the
   // file), so a restart keeps the platforms' tokens, people and posts; close() saves it last.
   const sandbox = servesSandbox(config) ? new SandboxState({ stateFile: join(config.dataDir, SANDBOX_STATE_FILE) }) : null;
+  // One set of series per runtime (not prom-client's global one), and none at all when off.
+  const metrics = metricsEnabled(config.metrics) ? new Metrics({ store, clock }) : undefined;
   return {
-    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config) },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config, fetch, metrics && platformObserver(metrics)), ...(metrics ? { metrics } : {}) },
     redis,
     async close() {
       await sandbox?.close();

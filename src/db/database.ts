@@ -28,7 +28,15 @@ export interface Store {
   notices: Notices;
   /** A dedicated PostgreSQL connection for LISTEN; null on SQLite. */
   listenClient: (() => Promise<pg.Client>) | null;
+  /** The PostgreSQL pool's live counters, for metrics; absent on SQLite (one connection). */
+  pool?: PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
 }
 
 export class StoreUnavailableError extends Error {}
@@ -72,6 +80,7 @@ export function openStore(target: DatabaseTarget): Store {
     caps: { skipLocked: true, listenNotify: true },
     notices: postgresNotices(db, listenClient),
     listenClient,
+    pool,
     close: () => db.destroy(),
   };
 }

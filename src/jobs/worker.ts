@@ -26,6 +26,8 @@ export interface WorkerOptions {
   shutdownTimeoutMs: number;
   /** Called after each job's outcome is stored (tests and metrics). */
   onSettled?: (job: JobRow, outcome: 'completed' | 'retry' | 'failed') => void;
+  /** Called when a run ends without an outcome of this worker's: its lease was lost, or it was released at shutdown (metrics). */
+  onAbandoned?: (job: JobRow, reason: 'lease_lost' | 'released') => void;
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
@@ -213,7 +215,7 @@ export class Worker {
       finished = true;
       // Released at shutdown, or the lease was lost (the job was reaped; another worker may be
       // running it): either way the row is no longer this worker's to record an outcome on.
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) return this.#o.onAbandoned?.(job, this.#stopping ? 'released' : 'lease_lost');
       const now = clock.now();
       const message = timedOut ? `timed out after ${definition.timeoutMs} ms` : describe(error);
       if (error instanceof PermanentJobError || job.attempts >= job.max_attempts) {

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { describeTarget } from '../db/database.ts';
 import { createLogger } from '../http/logging.ts';
 import { Worker } from '../jobs/worker.ts';
+import { jobOutcomeObservers } from '../metrics/job-metrics.ts';
+import { serveMetricsPort } from '../metrics/server.ts';
 import { openRuntime, StartupError } from '../runtime.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { onShutdownSignal } from './shutdown.ts';
@@ -21,6 +23,11 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
     await runtime.close();
     throw listenFailure(error, config) ?? error;
   }
+  const metricsServer = await serveMetricsPort(deps.metrics, config.metrics).catch(async (error: unknown) => {
+    await app.close();
+    await runtime.close();
+    throw error;
+  });
   // Only once the port is ours: a first key created by a start that then failed to listen
   // would never be shown.
   const first = await bootstrapIfEmpty(deps.store.db, deps.clock);
@@ -30,7 +37,7 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
   const baseUrl = config.port === 0 ? `http://${config.host}:${port}` : config.publicBaseUrl;
 
   const worker = options.worker
-    ? new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock: deps.clock, log, ...config.jobs })
+    ? new Worker({ store: deps.store, registry: buildJobRegistry(deps), clock: deps.clock, log, ...config.jobs, ...jobOutcomeObservers(deps.metrics) })
     : null;
   if (worker) await queueStandingJobs(deps);
   worker?.start();
@@ -40,6 +47,7 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
   onShutdownSignal(log, async () => {
     await app.close();
     await worker?.stop();
+    await metricsServer?.close();
     await runtime.close();
   }, { watchParent: options.watchParent ?? false });
 
@@ -61,7 +69,10 @@ export async function serve(config: Config, options: { worker: boolean; watchPar
     lines.push('Get an API key with:  npx socialapi orgs list  then  npx socialapi keys create --org ORG_ID');
     lines.push('Sign in to the dashboard with the link that  npx socialapi dashboard link --org ORG_ID  prints');
   }
-  lines.push(`API document: ${baseUrl}/api/v1/openapi.json`, '');
+  lines.push(`API document: ${baseUrl}/api/v1/openapi.json`);
+  if (metricsServer) lines.push(`Metrics: ${metricsServer.url}`);
+  else if (config.metrics.onApiPort) lines.push(`Metrics: ${baseUrl}/metrics`);
+  lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);}
 
 /** The usual reasons a port cannot be taken, as one line; null for anything else. */

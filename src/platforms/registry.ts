@@ -3,24 +3,32 @@
 // (its index.ts builds the adapter) and one line here.
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import { facebookAdapter } from './facebook/index.ts';
-import type { FetchFn } from './http.ts';
+import type { FetchFn, PlatformHttp } from './http.ts';
 import { instagramAdapter } from './instagram/index.ts';
 import { redditAdapter } from './reddit/index.ts';
 import { threadsAdapter } from './threads/index.ts';
 import { tiktokAdapter } from './tiktok/index.ts';
-import { isPlatform, type Platforms } from './types.ts';
+import { isPlatform, type Platform, type PlatformAdapter, type Platforms } from './types.ts';
 import { whatsappAdapter } from './whatsapp/index.ts';
 
+/** Watches platform calls (metrics): wraps the HTTP client before adapters use it, and each adapter. */
+export interface PlatformObserver {
+  http(http: PlatformHttp): PlatformHttp;
+  adapter<P extends Platform>(adapter: PlatformAdapter<P>): PlatformAdapter<P>;
+}
+
 /** `fetchFn`: what the platform HTTP client sends with (a test may pass its own). */
-export function createPlatforms(config: ContextConfig, fetchFn: FetchFn = fetch): Platforms {
-  const ctx = createPlatformContext(config, fetchFn);
+export function createPlatforms(config: ContextConfig, fetchFn: FetchFn = fetch, observer?: PlatformObserver): Platforms {
+  const base = createPlatformContext(config, fetchFn);
+  const ctx = observer ? { ...base, http: observer.http(base.http) } : base;
+  const watch = <P extends Platform>(adapter: PlatformAdapter<P>) => (observer ? observer.adapter(adapter) : adapter);
   const adapters: Platforms['adapters'] = {
-    reddit: redditAdapter(ctx),
-    instagram: instagramAdapter(ctx),
-    facebook: facebookAdapter(ctx),
-    threads: threadsAdapter(ctx),
-    tiktok: tiktokAdapter(ctx),
-    whatsapp: whatsappAdapter(ctx),
+    reddit: watch(redditAdapter(ctx)),
+    instagram: watch(instagramAdapter(ctx)),
+    facebook: watch(facebookAdapter(ctx)),
+    threads: watch(threadsAdapter(ctx)),
+    tiktok: watch(tiktokAdapter(ctx)),
+    whatsapp: watch(whatsappAdapter(ctx)),
   };
   return {
     adapters,

@@ -12,6 +12,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.ts';
 import { buildJobRegistry } from '../../src/composition.ts';
 import { Worker } from '../../src/jobs/worker.ts';
+import { jobOutcomeObservers } from '../../src/metrics/job-metrics.ts';
 
 export interface TestApp {
   url: string;
@@ -53,7 +54,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const { db } = runtime.deps.store;
   const clock = runtime.deps.clock;
   const worker = options.worker
-    ? new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock, log: createLogger('silent'), ...config.jobs })
+    ? new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock, log: createLogger('silent'), ...config.jobs, ...jobOutcomeObservers(runtime.deps.metrics) })
     : null;
   worker?.start();
   return {

@@ -10,6 +10,7 @@ import { EndpointGate } from './endpoint-gate.ts';
 import { postDelivery } from './post-delivery.ts';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';
 import { webhookSend } from './send-kind.ts';
+import type { WebhookOutcome } from '../../metrics/metrics.ts';
 
 /**
  * Per process: at most 8 attempts to one endpoint at once; the others wait in line up to 2 s for
@@ -64,7 +65,7 @@ function openSecret(sealer: AppDeps['sealer'], sealed: string): string {
   return secret;
 }
 
-export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config'>) {
+export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config' | 'metrics'>) {
   const { store, clock, sealer, config } = deps;
   const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT);
   return defineJob(webhookSend, {
@@ -106,21 +107,23 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
     );
 
     const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    const settled = await db.transaction().execute(async (trx): Promise<WebhookOutcome> => {
       const [last] = (await lastSeq.execute(trx, deliveryId)).rows;
       await insertAttempt.execute(trx, deliveryId, Number(last?.seq ?? 0) + 1, startedAt, outcome.durationMs, outcome.status, outcome.error);
       if (outcome.ok) {
         await markDelivered.execute(trx, deliveryId, outcome.status, now);
-        return;
+        return 'delivered';
       }
       const common = { last_response_status: outcome.status, last_error: outcome.error, updated_at: now };
       const delay = nextRetryDelay({ attempt, status: outcome.status, timedOut: outcome.timedOut, retryAfterMs: parseRetryAfter(outcome.retryAfter, now) });
       if (delay === null) {
         await trx.updateTable('webhook_deliveries').set({ ...common, status: 'failed', next_attempt_at: null }).where('id', '=', deliveryId).execute();
-        return;
+        return 'failed';
       }
       await trx.updateTable('webhook_deliveries').set({ ...common, status: 'pending', next_attempt_at: now + delay }).where('id', '=', deliveryId).execute();
       await enqueue(trx, store, now, webhookSend, { deliveryId, dueAt: now + delay }, { runAt: now + delay });
+      return 'retrying';
     });
+    deps.metrics?.webhookDelivery(settled, outcome.durationMs / 1000);
   }
 }

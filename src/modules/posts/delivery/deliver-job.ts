@@ -15,9 +15,10 @@ import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
+import { targetOutcome } from '../../../metrics/outcomes.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config' | 'platforms'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config' | 'platforms' | 'metrics'>;
 
 /** A platform may finish a request a little after our client gave up on it. */
 const IN_FLIGHT_MARGIN_MS = 5_000;
@@ -73,7 +74,8 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
       const now = clock.now();
-      await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
+      const status = await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
+      deps.metrics?.postTarget(row.platform, targetOutcome(status));
     },
   });
 

@@ -23,7 +23,8 @@ export function retryDelay(attempts: number, retryAfterMs?: number, random: () =
   return Math.min(Math.max(delay, retryAfterMs ?? 0), DELIVERY_BACKOFF.maxMs);
 }
 
-export async function recordOutcome(ctx: TxContext, organizationId: string, target: Target, outcome: StepOutcome): Promise<void> {
+/** Returns the target's new status (pending: a retry is scheduled). */
+export async function recordOutcome(ctx: TxContext, organizationId: string, target: Target, outcome: StepOutcome): Promise<TargetStatus> {
   const { db, now } = ctx;
   await lockPost(db, target.post_id, now);
   let status: TargetStatus = 'publishing';
@@ -56,6 +57,7 @@ export async function recordOutcome(ctx: TxContext, organizationId: string, targ
     await releaseNextTarget(ctx, target.post_id, target.position);
   }
   if (status === 'published' || status === 'failed') await settlePost(ctx, organizationId, target.post_id);
+  return status;
 }
 
 /** Once no target is pending or publishing, the post takes its outcome. */
