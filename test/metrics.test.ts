@@ -5,11 +5,17 @@
 // own metrics on METRICS_PORT; METRICS_TOKEN; and nothing at /metrics when metrics are off.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Clock } from '../src/lib/clock.ts';
+import { parseConfig } from '../src/config.ts';
+import { openStore } from '../src/db/database.ts';
+import { systemClock, type Clock } from '../src/lib/clock.ts';
+import { Metrics } from '../src/metrics/metrics.ts';
+import { platformObserver } from '../src/metrics/platform-calls.ts';
+import { createPlatforms } from '../src/platforms/registry.ts';
+import { PLATFORMS } from '../src/platforms/types.ts';
 import { startApp } from './harness/app.ts';
 import type { Spawned } from './harness/cli.ts';
 import { freePort } from './harness/connect.ts';
-import { DIALECTS, skipReason } from './harness/databases.ts';
+import { createTestDatabase, DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 import { httpClient } from './mcp-support.ts';
@@ -290,3 +296,39 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+test('adapters seen through the metrics observer answer as themselves (arrays, nested capabilities, inherited methods)', async () => {
+  const config = parseConfig({ SANDBOX: '1', DATA_DIR: '/nonexistent' });
+  const database = await createTestDatabase('sqlite');
+  const store = openStore(parseConfig({ DATABASE_URL: database.url }).database);
+  try {
+    const raw = createPlatforms(config);
+    const seen = createPlatforms(config, fetch, platformObserver(new Metrics({ store, clock: systemClock })));
+    let arrays = 0;
+    const compare = (a: unknown, b: unknown, path: string, depth: number): void => {
+      if (depth > 4 || a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;
+      for (const key of Object.keys(a)) {
+        const x: unknown = Reflect.get(a, key);
+        const y: unknown = Reflect.get(b, key);
+        if (Array.isArray(x)) {
+          arrays++;
+          assert.ok(Array.isArray(y), `${path}.${key}`);
+          assert.equal(y.length, x.length, `${path}.${key}`);
+          // Every element is found by the observed array's own (inherited) includes and indexOf.
+          for (const [i, item] of x.entries()) if (typeof item !== 'object') assert.equal(y.indexOf(item), i, `${path}.${key}[${i}]`);
+          if (x.length && typeof x[0] !== 'object') assert.ok(y.includes(x[0]) && !y.includes('no such value'), `${path}.${key}`);
+        } else if (typeof x === 'function') {
+          assert.equal(typeof y, 'function', `${path}.${key}`);
+        } else if (typeof x !== 'object') {
+          assert.equal(y, x, `${path}.${key}`);
+        }
+        compare(x, y, `${path}.${key}`, depth + 1);
+      }
+    };
+    for (const platform of PLATFORMS) compare(raw.adapters[platform], seen.adapters[platform], platform, 0);
+    assert.ok(arrays > 5, `arrays compared: ${arrays}`);
+  } finally {
+    await store.close();
+    await database.drop();
+  }
+});

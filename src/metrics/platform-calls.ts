@@ -34,47 +34,58 @@ function observeHttp(http: PlatformHttp, metrics: Metrics): PlatformHttp {
   };
 }
 
+/** Whatever Reflect.apply calls (what `typeof x === 'function'` narrows to). */
+type Callable = Parameters<typeof Reflect.apply>[0];
+
 const isPlain = (value: object): boolean => Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
 
+/** A property the Proxy must hand out as it is (its invariants forbid a stand-in for a frozen one). */
+const isFixed = (object: object, key: PropertyKey): boolean => {
+  const descriptor = Reflect.getOwnPropertyDescriptor(object, key);
+  return descriptor !== undefined && !descriptor.configurable && descriptor.writable === false;
+};
+
 /**
- * The adapter as it is, seen through a Proxy whose methods (at any depth of its plain capability
- * objects) count the PlatformError they throw or reject with. Methods run with their own object
- * as `this`, so a method calling a sibling through `this` is not counted twice.
+ * The adapter as it is, seen through a Proxy whose own methods (at any depth of its plain
+ * capability objects and arrays) count the PlatformError they throw or reject with. Inherited
+ * methods (an array's includes) are left alone. Methods run with their own object as `this`,
+ * so a method calling a sibling through `this` is not counted twice. Each object's proxy and
+ * each method's wrapper are made once, on first use.
  */
 function observeAdapter<A extends object>(adapter: A, platform: string, metrics: Metrics): A {
-  const seen = new WeakMap<object, unknown>();
+  const proxies = new WeakMap<object, object>();
+  const methods = new WeakMap<object, Map<PropertyKey, unknown>>();
   const count = (error: unknown): never => {
     if (error instanceof PlatformError) metrics.platformError(platform, error.kind);
     throw error;
+  };
+  const method = (object: object, key: PropertyKey, fn: Callable): unknown => {
+    let own = methods.get(object);
+    if (!own) methods.set(object, (own = new Map<PropertyKey, unknown>()));
+    let wrapped = own.get(key);
+    if (!wrapped) {
+      wrapped = (...args: unknown[]): unknown => {
+        try {
+          const result: unknown = Reflect.apply(fn, object, args);
+          return result instanceof Promise ? result.catch(count) : result;
+        } catch (error) {
+          return count(error);
+        }
+      };
+      own.set(key, wrapped);
+    }
+    return wrapped;
   };
   const watch = <O extends object>(target: O): O =>
     new Proxy(target, {
       get(object, key) {
         const value: unknown = Reflect.get(object, key);
-        if (typeof value === 'function') {
-          let wrapped = seen.get(value);
-          if (!wrapped) {
-            wrapped = (...args: unknown[]): unknown => {
-              try {
-                const result: unknown = Reflect.apply(value, object, args);
-                return result instanceof Promise ? result.catch(count) : result;
-              } catch (error) {
-                return count(error);
-              }
-            };
-            seen.set(value, wrapped);
-          }
-          return wrapped;
-        }
-        if (value !== null && typeof value === 'object' && isPlain(value)) {
-          let wrapped = seen.get(value);
-          if (!wrapped) {
-            wrapped = watch(value);
-            seen.set(value, wrapped);
-          }
-          return wrapped;
-        }
-        return value;
+        if (value === null || (typeof value !== 'function' && typeof value !== 'object') || isFixed(object, key)) return value;
+        if (typeof value === 'function') return Object.hasOwn(object, key) ? method(object, key, value) : value;
+        if (!isPlain(value)) return value;
+        let proxy = proxies.get(value);
+        if (!proxy) proxies.set(value, (proxy = watch(value)));
+        return proxy;
       },
     });
   return watch(adapter);
