@@ -8,10 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import { parseConfig } from '../src/config.ts';
 import { openStore } from '../src/db/database.ts';
 import { systemClock, type Clock } from '../src/lib/clock.ts';
+import { defineJob } from '../src/jobs/catalog.ts';
+import { jobOutcomeObservers, timeJobRuns } from '../src/metrics/job-metrics.ts';
 import { Metrics } from '../src/metrics/metrics.ts';
 import { platformObserver } from '../src/metrics/platform-calls.ts';
 import { createPlatforms } from '../src/platforms/registry.ts';
 import { PLATFORMS } from '../src/platforms/types.ts';
+import { Type } from 'typebox';
+import { insertJob, jobRow, openJobStore, startWorker } from './fixtures/jobs.ts';
 import { startApp } from './harness/app.ts';
 import type { Spawned } from './harness/cli.ts';
 import { freePort } from './harness/connect.ts';
@@ -196,11 +200,15 @@ for (const dialect of DIALECTS) {
       t.worker?.wake();
       await receiver.waitFor(2);
 
+      // A job's outcome is counted once the worker has stored it, just after its handler's work.
+      const sendsDone = { lane: 'webhooks', kind: 'webhook.send', outcome: 'completed' };
+      const deliveriesDone = { lane: 'posts', kind: 'post.deliver', outcome: 'completed' };
+      const growth = (s: Scrape, name: string, labels: Record<string, string>) => (s.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
       const after = await waitFor(async () => {
         const s = await scrape();
-        return s.value('socialapi_webhook_deliveries_total', { outcome: 'delivered' }) === (before.value('socialapi_webhook_deliveries_total', { outcome: 'delivered' }) ?? 0) + 1 ? s : null;
-      }, 5000, 'the delivery to be counted');
-      const grew = (name: string, labels: Record<string, string>) => (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
+        return growth(s, 'socialapi_jobs_total', sendsDone) >= 2 && growth(s, 'socialapi_jobs_total', deliveriesDone) >= 2 ? s : null;
+      }, 5000, 'the jobs to be counted');
+      const grew = (name: string, labels: Record<string, string>) => growth(after, name, labels);
 
       assert.equal(after.types.get('socialapi_post_targets_total'), 'counter');
       assert.equal(grew('socialapi_post_targets_total', { platform: 'reddit', outcome: 'retrying' }), 1);
@@ -221,8 +229,8 @@ for (const dialect of DIALECTS) {
       // Jobs by lane, kind and outcome: the delivery step retried (its own target retry is a new
       // job), the webhook send likewise, and every handler run timed.
       assert.equal(after.types.get('socialapi_jobs_total'), 'counter');
-      assert.equal(grew('socialapi_jobs_total', { lane: 'posts', kind: 'post.deliver', outcome: 'completed' }), 2);
-      assert.equal(grew('socialapi_jobs_total', { lane: 'webhooks', kind: 'webhook.send', outcome: 'completed' }), 2);
+      assert.equal(grew('socialapi_jobs_total', deliveriesDone), 2);
+      assert.equal(grew('socialapi_jobs_total', sendsDone), 2);
       assert.equal(grew('socialapi_jobs_total', { lane: 'posts', kind: 'post.deliver', outcome: 'failed' }), 0);
       assert.ok(grew('socialapi_job_duration_seconds_count', { lane: 'posts', kind: 'post.deliver' }) >= 2);
     });
@@ -261,9 +269,9 @@ for (const dialect of DIALECTS) {
         assert.equal((await fetch(`http://127.0.0.1:${port}/other`, { headers: auth() })).status, 404);
         const worker = await waitFor(async () => {
           const s = await scrapeAt(url, TOKEN);
-          return s.value('socialapi_jobs_total', { lane: 'posts', kind: 'post.deliver', outcome: 'completed' }) === 1 ? s : null;
-        }, 5000, "the worker's delivery to be counted");
-        assert.equal(worker.value('socialapi_jobs_total', { lane: 'posts', kind: 'post.dispatch', outcome: 'completed' }), 1);
+          const done = (kind: string) => s.value('socialapi_jobs_total', { lane: 'posts', kind, outcome: 'completed' }) === 1;
+          return done('post.dispatch') && done('post.deliver') ? s : null;
+        }, 5000, "the worker's dispatch and delivery to be counted");
         assert.equal(worker.value('socialapi_post_targets_total', { platform: 'reddit', outcome: 'published' }), 1);
         assert.ok((worker.value('socialapi_platform_requests_total', { platform: 'reddit', outcome: 'ok' }) ?? 0) >= 1);
         assert.ok((worker.value('socialapi_process_cpu_user_seconds_total') ?? 0) > 0);
@@ -275,6 +283,48 @@ for (const dialect of DIALECTS) {
       } finally {
         for (const process of running.splice(0)) await process.stop();
         await api.close();
+      }
+    });
+
+    test('job runs that end without an outcome of their worker: lease_lost and released at shutdown', async () => {
+      const database = await createTestDatabase(dialect);
+      const store = await openJobStore(database);
+      const metrics = new Metrics({ store, clock: systemClock });
+      const started: string[] = [];
+      // Runs until its signal aborts it (lease lost, or released at shutdown).
+      const hang = defineJob({
+        kind: 'test.hang',
+        payload: Type.Object({}),
+        maxAttempts: 3,
+        timeoutMs: 60_000,
+        async run(_payload, { jobId, signal }) {
+          started.push(jobId);
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          throw new Error('aborted');
+        },
+      });
+      const worker = startWorker(store, timeJobRuns([hang], metrics), { leaseMs: 300, shutdownTimeoutMs: 100, ...jobOutcomeObservers(metrics) });
+      try {
+        const lost = await insertJob(store, { kind: 'test.hang' });
+        await waitFor(() => started.includes(lost), 5000, 'the first job to start');
+        // Another worker took the job over: the lease renewal finds the row no longer leased to it.
+        await store.db.updateTable('jobs').set({ locked_by: 'someone-else' }).where('id', '=', lost).execute();
+        const count = async (outcome: string) => parseExposition((await metrics.scrape()).body).value('socialapi_jobs_total', { lane: 'default', kind: 'test.hang', outcome }) ?? 0;
+        await waitFor(async () => (await count('lease_lost')) === 1, 5000, 'lease_lost to be counted');
+        await store.db.deleteFrom('jobs').where('id', '=', lost).execute(); // the other worker finished it
+
+        const released = await insertJob(store, { kind: 'test.hang' });
+        await waitFor(() => started.includes(released), 5000, 'the second job to start');
+        await worker.stop();
+        assert.equal(await count('released'), 1);
+        assert.equal(await count('completed'), 0);
+        assert.equal((await jobRow(store, released))?.status, 'pending');
+        const scrape = parseExposition((await metrics.scrape()).body);
+        assert.equal(scrape.value('socialapi_job_duration_seconds_count', { lane: 'default', kind: 'test.hang' }), 2);
+      } finally {
+        await worker.stop();
+        await store.close();
+        await database.drop();
       }
     });
 
