@@ -68,6 +68,8 @@ export interface Config {
   redditCommentPollMs: number;
   /** Origins (scheme://host[:port]) whose pages may call /mcp besides PUBLIC_BASE_URL's own; "*" for any. */
   mcpAllowedOrigins: string[];
+  /** Dynamic client registrations one address may make per minute (POST /oauth/register). */
+  mcpRegistrationsPerMinute: number;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -231,6 +233,7 @@ export function parseConfig(env: Env): Config {
     retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
     redditCommentPollMs: integer(env, 'REDDIT_COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
     mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
+    mcpRegistrationsPerMinute: integer(env, 'MCP_REGISTRATIONS_PER_MINUTE', 10, 1, 1_000_000),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

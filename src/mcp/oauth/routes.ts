@@ -17,7 +17,6 @@ import { OAUTH_PATHS, isOurResource, type OAuthUrls } from './urls.ts';
 
 /** Where the authorize step sends the person: the dashboard's consent page, with the same query. */
 export const CONSENT_PATH = '/dashboard/authorize';
-const REGISTRATIONS_PER_MINUTE = 10;
 
 const STATUS: Record<string, number> = { invalid_client: 401, too_many_requests: 429, server_error: 500, temporarily_unavailable: 503 };
 
@@ -99,8 +98,9 @@ export function oauthRoutes(urls: OAuthUrls) {
     app.post(OAUTH_PATHS.register, cors, async (request, reply) => {
       const { deps } = request.server;
       const now = deps.clock.now();
+      const perMinute = deps.config.mcpRegistrationsPerMinute;
       const usage = await registrations.hit(`register:${request.ip}`, now);
-      if (usage.count > REGISTRATIONS_PER_MINUTE) throw new TooManyRequestsError(`at most ${REGISTRATIONS_PER_MINUTE} registrations a minute from one address`);
+      if (usage.count > perMinute) throw new TooManyRequestsError(`at most ${perMinute} registrations a minute from one address`);
       const metadata = parseRegistration(request.body);
       const client = await registerClient(deps.store.db, now, metadata);
       return reply.code(201).header('cache-control', 'no-store').send(client);
