@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestApp } from './harness/app.ts';
-import { DashboardClient, signedIn, type Page } from './dashboard-support.ts';
+import { signedIn, type DashboardClient, type Page } from './dashboard-support.ts';
 import type { PostsApp } from './posts-support.ts';
 
 export const REDIRECT = 'http://127.0.0.1:33418/callback';

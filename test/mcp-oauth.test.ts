@@ -11,6 +11,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { ManualClock } from './harness/clock.ts';
 import { addAccount, createPost, startPostsApp, type PostsApp } from './posts-support.ts';
@@ -338,8 +339,8 @@ for (const dialect of DIALECTS) {
       try {
         const { tools } = await connected.listTools();
         assert.ok(tools.some((tool) => tool.name === 'list_accounts'));
-        const result = await connected.callTool({ name: 'list_accounts', arguments: {} });
-        const text = Array.isArray(result.content) && result.content[0]?.type === 'text' ? (result.content[0].text as string) : '';
+        const result = (await connected.callTool({ name: 'list_accounts', arguments: {} })) as CallToolResult;
+        const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
         assert.deepEqual(JSON.parse(text), await (await t.request('/api/v1/accounts', { key })).json());
       } finally {
         await connected.close();
