@@ -348,3 +348,37 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`MCP OAuth limits [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: PostsApp;
+    let org: string;
+
+    before(async () => {
+      t = await startPostsApp(dialect, { env: { RATE_LIMIT_PER_MINUTE: '3', MCP_REGISTRATIONS_PER_MINUTE: '4' } });
+      ({ organizationId: org } = await t.tenant());
+    });
+    after(async () => t.close());
+
+    test("a connection spends the service's default rate limit as its own budget; registrations are paced per address", async () => {
+      const { tokens } = await connect(t, org);
+      const mcp = await httpClient(t, tokens.access_token);
+      try {
+        for (let i = 0; i < 3; i++) await callOk(mcp, 'list_posts');
+        const refused = await callError(mcp, 'list_posts');
+        assert.equal(refused.status, 429);
+      } finally {
+        await mcp.close();
+      }
+      // One registration was made by connect(); three more pass, the next is refused.
+      for (let i = 0; i < 3; i++) assert.equal((await register(t, { redirect_uris: [REDIRECT] })).status, 201);
+      const paced = await register(t, { redirect_uris: [REDIRECT] });
+      assert.equal(paced.status, 429);
+      assert.equal(paced.body.error, 'too_many_requests');
+      // Preflight for browser-based clients.
+      const preflight = await fetch(`${t.url}/oauth/token`, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    });
+  });
+}

@@ -50,9 +50,9 @@ function field(params: ReturnType<typeof paramsOf>, name: string): string | null
   return value === undefined || value === '' ? null : value;
 }
 
-function required(params: ReturnType<typeof paramsOf>, name: string, error: new (message: string) => OAuthError = InvalidRequestError): string {
+function required(params: ReturnType<typeof paramsOf>, name: string): string {
   const value = field(params, name);
-  if (value === null) throw new error(`${name}: required`);
+  if (value === null) throw new InvalidRequestError(`${name}: required`);
   return value;
 }
 
@@ -85,7 +85,7 @@ export function oauthRoutes(urls: OAuthUrls) {
     await app.register(formbody, { bodyLimit: 16 * 1024 });
     app.setErrorHandler(oauthErrorHandler);
     const registrations = memoryCounter();
-    const cors = { schema: { hide: true }, config: { public: true }, onRequest: allowCrossOrigin };
+    const cors = { schema: { hide: true }, onRequest: allowCrossOrigin };
     const crossOriginPaths = [OAUTH_PATHS.protectedResource, `${OAUTH_PATHS.protectedResource}/mcp`, OAUTH_PATHS.authorizationServer, OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke];
     for (const url of crossOriginPaths) app.options(url, cors, async (_request, reply) => reply.code(204).headers(PREFLIGHT).send());
 
@@ -106,7 +106,7 @@ export function oauthRoutes(urls: OAuthUrls) {
       return reply.code(201).header('cache-control', 'no-store').send(client);
     });
 
-    app.get(OAUTH_PATHS.authorize, { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
+    app.get(OAUTH_PATHS.authorize, { schema: { hide: true } }, async (request, reply) => {
       const parsed = await parseAuthorization(request.server.deps.store.db, urls, paramsOf(request.query));
       if (parsed.kind === 'page') return errorPage(reply, parsed.message);
       if (parsed.kind === 'redirect') return reply.redirect(parsed.location, 302);
