@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from './harness/databases.ts';
-import { startPostsApp, type PostsApp } from './posts-support.ts';
+import { addAccount, startPostsApp, type PostsApp } from './posts-support.ts';
 import { callOk, httpClient } from './mcp-support.ts';
 import { DashboardClient, signedIn, signInLink } from './dashboard-support.ts';
 import { authorizeUrl, connect, consentFields, mcpStatus, pkce, REDIRECT, registeredClient, standardParams, token } from './mcp-oauth-support.ts';
@@ -114,6 +114,19 @@ for (const dialect of DIALECTS) {
       assert.match(after.text, /Revoked/);
       assert.ok(!after.text.includes(grant));
       assert.equal((await browser.submit(`/dashboard/mcp-clients/${grant}/revoke`)).status, 404);
+    });
+
+    test('in an organization that holds posts, a post made by a connected client waits for approval, named by the client', async () => {
+      const held = await t.tenant({ approval: true });
+      const account = await addAccount(t, held.organizationId, 'reddit');
+      const { tokens } = await connect(t, held.organizationId, 'Careful agent');
+      const mcp = await httpClient(t, tokens.access_token);
+      const made = await callOk<{ post: { id: string; status: string } }>(mcp, 'create_post', { content: 'from an agent', publishNow: true, platforms: [{ accountId: account.id, platformSpecificData: { subreddit: 'sandbox', title: 'A title' } }] });
+      await mcp.close();
+      assert.equal(made.post.status, 'pending_approval');
+      const queue = await (await signedIn(t, held.organizationId)).open('/dashboard/approvals');
+      assert.ok(queue.text.includes(made.post.id));
+      assert.match(queue.text, /with the MCP client “Careful agent”/);
     });
   });
 }
