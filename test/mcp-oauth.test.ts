@@ -271,6 +271,12 @@ for (const dialect of DIALECTS) {
       const expired = await mcpStatus(t, tokens.access_token);
       assert.equal(expired.status, 401);
       assert.match(expired.challenge ?? '', /invalid_token/);
+      // A day after expiry its row is swept by the next issuance.
+      clock.advance(24 * 3_600_000 + 1);
+      await connect(t, org);
+      const db = t.runtime.deps.store.db;
+      assert.equal(await db.selectFrom('mcp_tokens').select('token_hash').where('token_hash', '=', sha256(tokens.access_token)).executeTakeFirst(), undefined);
+      assert.ok(await db.selectFrom('mcp_tokens').select('token_hash').where('token_hash', '=', sha256(tokens.refresh_token)).executeTakeFirst(), 'the refresh token lives 30 days');
     });
 
     test("a token of one organization cannot see another's resources", async () => {

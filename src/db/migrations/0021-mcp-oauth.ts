@@ -59,6 +59,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('revoked_at', 'bigint')
     .execute();
   await db.schema.createIndex('mcp_tokens_grant').on('mcp_tokens').columns(['grant_id']).execute();
+  // Tokens are swept by age at every issuance.
+  await db.schema.createIndex('mcp_tokens_expiry').on('mcp_tokens').columns(['expires_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

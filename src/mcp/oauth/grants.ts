@@ -77,14 +77,15 @@ async function issueTokens(trx: Kysely<Database>, now: number, grantId: string):
       { token_hash: hashSecret(refresh), grant_id: grantId, kind: 'refresh', created_at: now, expires_at: now + REFRESH_TTL_MS, revoked_at: null },
     ])
     .execute();
-  // Tokens long expired are useless; dropping them here keeps the table small without a job.
-  await trx.deleteFrom('mcp_tokens').where('grant_id', '=', grantId).where('expires_at', '<', now - SWEEP_AFTER_MS).execute();
+  // Tokens expired (or spent, or revoked: those expire at once) over a day ago are useless;
+  // dropping them here keeps the table small without a job.
+  await trx.deleteFrom('mcp_tokens').where('expires_at', '<', now - SWEEP_AFTER_MS).execute();
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: SCOPE };
 }
 
 async function revokeGrantIn(trx: Kysely<Database>, now: number, grantId: string): Promise<boolean> {
   const result = await trx.updateTable('mcp_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
-  await trx.updateTable('mcp_tokens').set({ revoked_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
   return result.numUpdatedRows > 0n;
 }
 
@@ -139,7 +140,8 @@ export async function refreshGrant(db: Kysely<Database>, now: number, refreshTok
       return refused('refresh_token: already used; the connection is revoked');
     }
     if (row.expiresAt <= now) return refused('refresh_token: expired');
-    const spent = await trx.updateTable('mcp_tokens').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+    // Kept a day after it is spent, so that a replay within that day is recognised as one.
+    const spent = await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
     if (spent.numUpdatedRows === 0n) return refused('refresh_token: already used');
     return { ok: true, tokens: await issueTokens(trx, now, row.grantId) };
   });
@@ -163,7 +165,7 @@ export async function revokeToken(db: Kysely<Database>, now: number, token: stri
       .executeTakeFirst();
     if (!row || (clientId !== null && row.clientId !== clientId)) return;
     if (kind === 'refresh') await revokeGrantIn(trx, now, row.grantId);
-    else await trx.updateTable('mcp_tokens').set({ revoked_at: now }).where('token_hash', '=', hashSecret(token)).where('revoked_at', 'is', null).execute();
+    else await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('token_hash', '=', hashSecret(token)).where('revoked_at', 'is', null).execute();
   });
 }
 
