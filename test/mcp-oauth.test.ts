@@ -162,6 +162,23 @@ for (const dialect of DIALECTS) {
       assert.equal((await mcpStatus(t, first.body.access_token)).status, 401);
     });
 
+    test('two concurrent exchanges of one code, or refreshes of one token: one answers, and the replay ends the connection', async () => {
+      const clientId = await registeredClient(t);
+      const { verifier, challenge } = pkce();
+      const back = await decide(await signedIn(t, org), authorizeUrl(t, standardParams(t, clientId, challenge)), 'approve');
+      const fields = { grant_type: 'authorization_code', code: back.searchParams.get('code') ?? '', redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier };
+      const exchanges = await Promise.all([token(t, fields), token(t, fields)]);
+      assert.deepEqual(exchanges.map((r) => r.status).sort(), [200, 400]);
+      const winner = exchanges.find((r) => r.status === 200)?.body;
+      assert.equal((await mcpStatus(t, winner?.access_token ?? '')).status, 401);
+
+      const { clientId: refresher, tokens } = await connect(t, org);
+      const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: refresher };
+      const refreshes = await Promise.all([token(t, refresh), token(t, refresh)]);
+      assert.deepEqual(refreshes.map((r) => r.status).sort(), [200, 400]);
+      assert.equal((await mcpStatus(t, refreshes.find((r) => r.status === 200)?.body.access_token ?? '')).status, 401);
+    });
+
     test('the token endpoint refuses a wrong verifier, another redirect_uri or client, an expired code, and bad requests', async () => {
       const clientId = await registeredClient(t);
       const { verifier, challenge } = pkce();

@@ -83,7 +83,8 @@ async function issueTokens(trx: Kysely<Database>, now: number, grantId: string):
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: SCOPE };
 }
 
-async function revokeGrantIn(trx: Kysely<Database>, now: number, grantId: string): Promise<boolean> {
+/** Ends a grant and every token it issued (inside the caller's transaction). */
+export async function revokeGrantIn(trx: Kysely<Database>, now: number, grantId: string): Promise<boolean> {
   const result = await trx.updateTable('mcp_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
   await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
   return result.numUpdatedRows > 0n;
@@ -112,7 +113,13 @@ export async function exchangeCode(db: Kysely<Database>, now: number, exchange: 
     if (!verifierMatches(exchange.codeVerifier, code.code_challenge)) return refused('code_verifier: does not match the code_challenge');
     const grantId = newId('mcpGrant', now);
     const spent = await trx.updateTable('mcp_codes').set({ used_at: now, grant_id: grantId }).where('code_hash', '=', codeHash).where('used_at', 'is', null).executeTakeFirst();
-    if (spent.numUpdatedRows === 0n) return refused('code: already used');
+    if (spent.numUpdatedRows === 0n) {
+      // A concurrent exchange won (PostgreSQL let both read the unused row): a second use all the
+      // same, so its grant goes, as on SQLite where the second one reads the spent row.
+      const winner = await trx.selectFrom('mcp_codes').select('grant_id').where('code_hash', '=', codeHash).executeTakeFirst();
+      if (winner?.grant_id) await revokeGrantIn(trx, now, winner.grant_id);
+      return refused('code: already used; the tokens issued from it are revoked');
+    }
     await trx
       .insertInto('mcp_grants')
       .values({ id: grantId, organization_id: code.organization_id, client_id: code.client_id, approved_by: code.approved_by, resource: code.resource, scope: code.scope, created_at: now, last_used_at: null, revoked_at: null })
@@ -142,7 +149,11 @@ export async function refreshGrant(db: Kysely<Database>, now: number, refreshTok
     if (row.expiresAt <= now) return refused('refresh_token: expired');
     // Kept a day after it is spent, so that a replay within that day is recognised as one.
     const spent = await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
-    if (spent.numUpdatedRows === 0n) return refused('refresh_token: already used');
+    if (spent.numUpdatedRows === 0n) {
+      // A concurrent refresh spent it first: a replay like any other.
+      await revokeGrantIn(trx, now, row.grantId);
+      return refused('refresh_token: already used; the connection is revoked');
+    }
     return { ok: true, tokens: await issueTokens(trx, now, row.grantId) };
   });
 }
@@ -167,66 +178,4 @@ export async function revokeToken(db: Kysely<Database>, now: number, token: stri
     if (kind === 'refresh') await revokeGrantIn(trx, now, row.grantId);
     else await trx.updateTable('mcp_tokens').set({ revoked_at: now, expires_at: now }).where('token_hash', '=', hashSecret(token)).where('revoked_at', 'is', null).execute();
   });
-}
-
-/** Revokes one of the organization's connections (the dashboard's Revoke); false if there is no such live one. */
-export async function revokeGrant(db: Kysely<Database>, now: number, organizationId: string, grantId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const own = await trx.selectFrom('mcp_grants').select('id').where('id', '=', grantId).where('organization_id', '=', organizationId).where('revoked_at', 'is', null).executeTakeFirst();
-    return own ? revokeGrantIn(trx, now, grantId) : false;
-  });
-}
-
-export interface ConnectedClient {
-  grantId: string;
-  clientId: string;
-  clientName: string | null;
-  redirectUris: string[];
-  approvedBy: string | null;
-  connectedAt: number;
-  lastUsedAt: number | null;
-}
-
-/** The organization's live connections, newest first. */
-export async function listConnections(db: Kysely<Database>, organizationId: string): Promise<ConnectedClient[]> {
-  const rows = await db
-    .selectFrom('mcp_grants')
-    .innerJoin('mcp_clients', 'mcp_clients.id', 'mcp_grants.client_id')
-    .select(['mcp_grants.id', 'mcp_grants.client_id', 'mcp_clients.client_name', 'mcp_clients.redirect_uris', 'mcp_grants.approved_by', 'mcp_grants.created_at', 'mcp_grants.last_used_at'])
-    .where('mcp_grants.organization_id', '=', organizationId)
-    .where('mcp_grants.revoked_at', 'is', null)
-    .orderBy('mcp_grants.id', 'desc')
-    .execute();
-  return rows.map((r) => ({ grantId: r.id, clientId: r.client_id, clientName: r.client_name, redirectUris: JSON.parse(r.redirect_uris) as string[], approvedBy: r.approved_by, connectedAt: r.created_at, lastUsedAt: r.last_used_at }));
-}
-
-export interface TokenHolder {
-  grantId: string;
-  organizationId: string;
-  /** The organization's approval setting: the connection holds posts when it does. */
-  approvalRequired: boolean;
-}
-
-const LAST_USED_EVERY_MS = 60_000;
-
-/** The live grant behind an access token, or null (malformed, unknown, expired or revoked). */
-export async function verifyAccessToken(db: Kysely<Database>, now: number, token: string): Promise<TokenHolder | null> {
-  if (!hasShape(ACCESS_PREFIX, token)) return null;
-  const row = await db
-    .selectFrom('mcp_tokens')
-    .innerJoin('mcp_grants', 'mcp_grants.id', 'mcp_tokens.grant_id')
-    .innerJoin('organizations', 'organizations.id', 'mcp_grants.organization_id')
-    .select(['mcp_grants.id as grantId', 'mcp_grants.organization_id as organizationId', 'mcp_grants.last_used_at as lastUsedAt', 'organizations.approval_required as approval'])
-    .where('mcp_tokens.token_hash', '=', hashSecret(token))
-    .where('mcp_tokens.kind', '=', 'access')
-    .where('mcp_tokens.revoked_at', 'is', null)
-    .where('mcp_tokens.expires_at', '>', now)
-    .where('mcp_grants.revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return null;
-  // "Last used" for the dashboard, written at most once a minute per connection.
-  if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_EVERY_MS) {
-    await db.updateTable('mcp_grants').set({ last_used_at: now }).where('id', '=', row.grantId).execute();
-  }
-  return { grantId: row.grantId, organizationId: row.organizationId, approvalRequired: row.approval === 1 };
 }

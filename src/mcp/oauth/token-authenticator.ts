@@ -5,7 +5,7 @@
 // expired token is refused at once, on every node.
 import type { AppDeps } from '../../deps.ts';
 import type { Authenticator } from '../../http/caller.ts';
-import { verifyAccessToken } from './grants.ts';
+import { verifyAccessToken } from './connections.ts';
 import { ACCESS_PREFIX } from './secrets.ts';
 
 export const isAccessToken = (token: string): boolean => token.startsWith(ACCESS_PREFIX);

@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../../http/errors.ts';
 import { AUTHORIZE_PARAMS, paramsOf, parseAuthorization, redirectWith, type AuthorizationRequest, type ParsedAuthorization } from '../../../mcp/oauth/authorization-request.ts';
-import { issueCode, listConnections, revokeGrant } from '../../../mcp/oauth/grants.ts';
+import { listConnections, revokeGrant } from '../../../mcp/oauth/connections.ts';
+import { issueCode } from '../../../mcp/oauth/grants.ts';
 import { oauthUrls } from '../../../mcp/oauth/urls.ts';
 import { refusal } from '../errors.ts';
 import { fieldsOf } from '../form.ts';
