@@ -79,6 +79,10 @@ for (const dialect of DIALECTS) {
         [{ redirect_uris: ['https://a.example/cb'], grant_types: ['implicit'] }, 'invalid_client_metadata', /grant_types/],
         [[1, 2], 'invalid_client_metadata', /JSON object/],
       ];
+      const huge = await register(t, { redirect_uris: ['https://a.example/cb'], client_name: 'x', contacts: ['y'.repeat(20_000)] });
+      assert.equal(huge.status, 400);
+      assert.equal(huge.body.error, 'invalid_request');
+      assert.match(huge.body.error_description ?? '', /too large/);
       for (const [body, error, description] of cases) {
         const res = await register(t, body);
         assert.equal(res.status, 400, JSON.stringify(body));
@@ -209,6 +213,10 @@ for (const dialect of DIALECTS) {
       const noClient = await token(t, { grant_type: 'authorization_code', code: first, redirect_uri: REDIRECT, code_verifier: verifier });
       assert.equal(noClient.status, 401);
       assert.equal(noClient.body.error, 'invalid_client');
+      const badBasic = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('%zz:').toString('base64')}` }, body: 'grant_type=refresh_token&refresh_token=x' });
+      assert.equal(badBasic.status, 401);
+      const viaBasic = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:`).toString('base64')}` }, body: 'grant_type=refresh_token&refresh_token=x' });
+      assert.equal(((await viaBasic.json()) as { error: string }).error, 'invalid_grant');
       const noVerifier = await token(t, { grant_type: 'authorization_code', code: first, redirect_uri: REDIRECT, client_id: clientId });
       assert.equal(noVerifier.status, 400);
       assert.equal(noVerifier.body.error, 'invalid_request');

@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, ServerError, TooManyRequestsError, UnsupportedGrantTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { memoryCounter } from '../../http/rate-limit.ts';
 import { html } from '../../modules/dashboard/html.ts';
-import { bare } from '../../modules/dashboard/layout.ts';
+import { bare, BASE } from '../../modules/dashboard/layout.ts';
 import { paramsOf, parseAuthorization } from './authorization-request.ts';
 import { findClient, parseRegistration, registerClient } from './clients.ts';
 import { exchangeCode, refreshGrant, revokeToken, type GrantResult } from './grants.ts';
@@ -16,7 +16,7 @@ import { authorizationServerMetadata, protectedResourceMetadata } from './metada
 import { OAUTH_PATHS, isOurResource, type OAuthUrls } from './urls.ts';
 
 /** Where the authorize step sends the person: the dashboard's consent page, with the same query. */
-export const CONSENT_PATH = '/dashboard/authorize';
+export const CONSENT_PATH = `${BASE}/authorize`;
 
 const STATUS: Record<string, number> = { invalid_client: 401, too_many_requests: 429, server_error: 500, temporarily_unavailable: 503 };
 
@@ -61,7 +61,11 @@ function clientIdOf(request: FastifyRequest, params: ReturnType<typeof paramsOf>
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   if (basic) {
     const user = Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '';
-    return decodeURIComponent(user) || null;
+    try {
+      return decodeURIComponent(user) || null;
+    } catch {
+      throw new InvalidClientError('Authorization: the Basic credentials cannot be read');
+    }
   }
   return field(params, 'client_id');
 }
@@ -95,7 +99,8 @@ export function oauthRoutes(urls: OAuthUrls) {
     app.get(`${OAUTH_PATHS.protectedResource}/mcp`, cors, resourceDocument);
     app.get(OAUTH_PATHS.authorizationServer, cors, (_request, reply) => reply.send(authorizationServerMetadata(urls)));
 
-    app.post(OAUTH_PATHS.register, cors, async (request, reply) => {
+    // Client metadata is small; whatever it holds is stored, so the body is capped.
+    app.post(OAUTH_PATHS.register, { ...cors, bodyLimit: 16 * 1024 }, async (request, reply) => {
       const { deps } = request.server;
       const now = deps.clock.now();
       const perMinute = deps.config.mcpRegistrationsPerMinute;
