@@ -17,7 +17,7 @@ import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerMcpHttp } from './mcp/http.ts';
-import { appRoutes, createAuthenticator, dashboard } from './composition.ts';
+import { appRoutes, createAuthenticator, createMcpAccessTokens, dashboard } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import type { Api } from './http/types.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -68,9 +68,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   // One authenticator (one key cache) for the API and /mcp; the API scope closes it.
   const authenticator = createAuthenticator(deps);
+  // MCP access tokens: accepted by the API only on the tool calls /mcp makes inside this process.
+  const accessTokens = createMcpAccessTokens(deps);
   await app.register(
     (api, _options, done) => {
-      registerAuth(api, authenticator);
+      registerAuth(api, authenticator, accessTokens);
       registerTextGuard(api);
       registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
@@ -79,8 +81,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     { prefix: API_PREFIX },
   );
-  // The same operations as MCP tools, at /mcp (src/mcp/http.ts).
-  registerMcpHttp(app, authenticator);
+  // The same operations as MCP tools, at /mcp, and its OAuth endpoints (src/mcp/http.ts).
+  await registerMcpHttp(app, authenticator, accessTokens);
   await app.ready();
   return app;
 }

@@ -5,7 +5,9 @@
 // Route order is the order of operations in docs/openapi.json; job order is the order in which
 // the worker first meets each lane.
 import type { AppDeps } from './deps.ts';
-import type { Authenticator } from './http/caller.ts';
+import { randomBytes } from 'node:crypto';
+import type { Authenticator, InternalBearer } from './http/caller.ts';
+import { isAccessToken, mcpTokenAuthenticator } from './mcp/oauth/token-authenticator.ts';
 import type { AppRoutes } from './http/routes.ts';
 import { createRegistry, type JobDefinition, type JobRegistry } from './jobs/catalog.ts';
 import { timeJobRuns } from './metrics/job-metrics.ts';
@@ -37,6 +39,11 @@ export const dashboard = { plugin: dashboardPlugin, prefix: DASHBOARD_PREFIX };
 /** Who is behind an API key: the keys module answers for the app's auth hook. */
 export function createAuthenticator(deps: Pick<AppDeps, 'store'>): Authenticator {
   return keyAuthenticator(deps.store);
+}
+
+/** MCP access tokens, which the API takes only from the tool calls of /mcp (a per-process secret header). */
+export function createMcpAccessTokens(deps: Pick<AppDeps, 'store' | 'clock'>): InternalBearer {
+  return { accepts: isAccessToken, authenticator: mcpTokenAuthenticator(deps), header: 'x-socialapi-mcp-call', secret: randomBytes(32).toString('base64url') };
 }
 
 /** Every job kind the worker runs, with its handler. */

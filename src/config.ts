@@ -70,6 +70,8 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Prometheus metrics (src/metrics): where /metrics is served, if anywhere. */
   metrics: MetricsConfig;
+  /** Dynamic client registrations one address may make per minute (POST /oauth/register). */
+  mcpRegistrationsPerMinute: number;
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
@@ -249,6 +251,7 @@ export function parseConfig(env: Env): Config {
       host: text(env, 'METRICS_HOST') ?? host,
       token: text(env, 'METRICS_TOKEN'),
     },
+    mcpRegistrationsPerMinute: integer(env, 'MCP_REGISTRATIONS_PER_MINUTE', 10, 1, 1_000_000),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
       leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),

@@ -1,7 +1,7 @@
 // The tool server over Streamable HTTP at /mcp, with the SDK's own client, on both stores: one
 // tool per operation of the API document, a tool call answering the same data as the HTTP call,
 // invalid input and another organization's ids as error results, the per-key rate limit, and
-// the transport's own gate (401 with WWW-Authenticate without a valid key, 403 for an Origin
+// the transport's own gate (401 with WWW-Authenticate naming the OAuth metadata without a valid key, 403 for an Origin
 // that is not allowed, 405 for GET).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -135,7 +135,7 @@ for (const dialect of DIALECTS) {
       const post = (headers: Record<string, string>) => fetch(`${t.url}/mcp`, { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(INITIALIZE) });
       const none = await post({});
       assert.equal(none.status, 401);
-      assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer realm="socialapi"$/);
+      assert.equal(none.headers.get('www-authenticate'), `Bearer resource_metadata="${t.config.publicBaseUrl}/.well-known/oauth-protected-resource"`);
       assert.match(((await none.json()) as { error: { message: string } }).error.message, /API key/);
       const unknown = await post({ authorization: `Bearer sk_${'x'.repeat(43)}` });
       assert.equal(unknown.status, 401);

@@ -363,6 +363,59 @@ export interface DashboardSessionsTable {
   revoked_at: number | null;
 }
 
+/** A remote MCP client, registered by itself (RFC 7591); approved_at is set by its first approval. */
+export interface McpClientsTable {
+  id: string;
+  client_name: string | null;
+  /** JSON array of the exact redirect URIs the client registered. */
+  redirect_uris: string;
+  /** JSON of the registered metadata, as the registration answered it. */
+  metadata: string;
+  created_at: number;
+  approved_at: number | null;
+}
+
+/** A connection a person approved in the dashboard: one client acting for one organization. */
+export interface McpGrantsTable {
+  id: string;
+  organization_id: string;
+  client_id: string;
+  approved_by: string | null;
+  resource: string;
+  scope: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface McpCodesTable {
+  /** SHA-256 of the authorization code, hex. */
+  code_hash: string;
+  client_id: string;
+  organization_id: string;
+  approved_by: string | null;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scope: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** The grant its exchange made, so that a replay of the code can revoke it. */
+  grant_id: string | null;
+}
+
+export interface McpTokensTable {
+  /** SHA-256 of the access or refresh token, hex. */
+  token_hash: string;
+  grant_id: string;
+  kind: 'access' | 'refresh';
+  created_at: number;
+  expires_at: number;
+  /** Set when revoked, or (a refresh token) when spent by rotation. */
+  revoked_at: number | null;
+}
+
 export type ConversationStatus = 'active' | 'archived';
 export type MessageDirection = 'inbound' | 'outbound';
 export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
@@ -427,6 +480,10 @@ export interface Database {
   conversation_syncs: ConversationSyncsTable;
   dashboard_links: DashboardLinksTable;
   dashboard_sessions: DashboardSessionsTable;
+  mcp_clients: McpClientsTable;
+  mcp_grants: McpGrantsTable;
+  mcp_codes: McpCodesTable;
+  mcp_tokens: McpTokensTable;
   ad_objects: AdObjectsTable;
   account_user_tokens: AccountUserTokensTable;
   analytics_snapshots: AnalyticsSnapshotsTable;

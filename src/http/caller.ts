@@ -16,3 +16,15 @@ export interface Authenticator {
   authenticate(key: string): Promise<Caller | null>;
   close(): Promise<void>;
 }
+
+/**
+ * A bearer the API accepts only on requests made inside this process (an MCP tool call runs its
+ * route through inject): such requests carry `header` with this process's random `secret`, which
+ * never leaves it, so the same bearer sent from outside is refused.
+ */
+export interface InternalBearer {
+  accepts(token: string): boolean;
+  authenticator: Authenticator;
+  header: string;
+  secret: string;
+}

@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   conversation: 'conv',
   message: 'msg',
   job: 'job',
+  mcpClient: 'mcpc',
+  mcpGrant: 'mcpg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,7 +1,6 @@
-// Who may use /mcp, by the bearer token they send. Today that is an API key; the MCP
-// authorization flow will add a second kind (access tokens a remote client gets through the
-// dashboard), which is one more BearerKind in the list and, in WWW-Authenticate, the address of
-// its protected-resource metadata.
+// Who may use /mcp, by the bearer token they send: an API key, or an access token a remote
+// client got through the MCP authorization flow (src/mcp/oauth/). A 401 names, in
+// WWW-Authenticate, the protected-resource metadata where a client discovers that flow.
 import type { Authenticator } from '../http/caller.ts';
 
 export interface McpPrincipal {
@@ -26,6 +25,17 @@ export function apiKeyBearer(authenticator: Authenticator): BearerKind {
   };
 }
 
+/** Access tokens of the OAuth flow; the credential each tool call carries is the token itself. */
+export function accessTokenBearer(tokens: Authenticator, accepts: (token: string) => boolean): BearerKind {
+  return {
+    accepts,
+    async verify(token) {
+      const caller = await tokens.authenticate(token);
+      return caller ? { organizationId: caller.organizationId, credential: token } : null;
+    },
+  };
+}
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The principal behind an Authorization header, or null (missing, malformed, unknown or revoked). */
@@ -36,7 +46,11 @@ export async function verifyBearer(kinds: readonly BearerKind[], authorization: 
   return kind ? kind.verify(token) : null;
 }
 
-/** The challenge of a 401 (RFC 6750); `invalid` when a token was sent but refused. */
-export function wwwAuthenticate(invalid: boolean): string {
-  return invalid ? 'Bearer realm="socialapi", error="invalid_token", error_description="unknown or revoked API key"' : 'Bearer realm="socialapi"';
+/**
+ * The challenge of a 401 (RFC 6750, and RFC 9728 section 5.1 for resource_metadata, which the
+ * MCP authorization specification asks for); `invalid` when a token was sent but refused.
+ */
+export function wwwAuthenticate(resourceMetadataUrl: string, invalid: boolean): string {
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrl}"`;
+  return invalid ? `${challenge}, error="invalid_token", error_description="unknown, expired or revoked token"` : challenge;
 }

@@ -2,21 +2,24 @@
 // message and gets its JSON answer, so any API node can take any request and nothing is kept
 // between them (no sessions, no server-sent stream: GET and DELETE answer 405). The bearer is
 // checked before the body is read; each tool call then runs its route in this process with the
-// same bearer, so the route's own checks apply.
+// same bearer, so the route's own checks apply. The OAuth endpoints a remote client uses to get
+// an access token are registered here too (src/mcp/oauth/).
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator } from '../http/caller.ts';
+import type { Authenticator, InternalBearer } from '../http/caller.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { Api } from '../http/types.ts';
 import { jsonBodyLimit } from '../modules/media/routes/create-media.ts';
-import { apiKeyBearer, verifyBearer, wwwAuthenticate, type BearerKind, type McpPrincipal } from './bearer.ts';
+import { accessTokenBearer, apiKeyBearer, verifyBearer, wwwAuthenticate, type BearerKind, type McpPrincipal } from './bearer.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { MCP_PATH, oauthUrls } from './oauth/urls.ts';
 import { originPolicy } from './origin.ts';
 import { injectSender } from './senders.ts';
 import { catalogOf, createMcpServer, type ToolCatalog } from './server.ts';
 import { toolsFromOpenApi } from './tools.ts';
 import type { OpenApiDocument } from './openapi-shape.ts';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,11 +36,14 @@ function webHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-export function registerMcpHttp(app: Api, authenticator: Authenticator): void {
+/** `accessTokens` is the API's own check of MCP access tokens, also used here at the door. */
+export async function registerMcpHttp(app: Api, authenticator: Authenticator, accessTokens: InternalBearer): Promise<void> {
   const { config } = app.deps;
   const origins = originPolicy(config.publicBaseUrl, config.mcpAllowedOrigins);
-  const kinds: BearerKind[] = [apiKeyBearer(authenticator)];
-  const send = injectSender(app);
+  const urls = oauthUrls(config.publicBaseUrl);
+  const kinds: BearerKind[] = [apiKeyBearer(authenticator), accessTokenBearer(accessTokens.authenticator, (token) => accessTokens.accepts(token))];
+  const send = injectSender(app, accessTokens);
+  await app.register(oauthRoutes(urls));
   let catalog: ToolCatalog | null = null;
   // Built on first use: the document exists once every route is registered.
   const tools = () => (catalog ??= catalogOf(toolsFromOpenApi(app.swagger() as OpenApiDocument)));
@@ -46,8 +52,9 @@ export function registerMcpHttp(app: Api, authenticator: Authenticator): void {
     if (!origins.allows(request.headers.origin)) throw new ApiError(403, `Origin ${request.headers.origin ?? ''} is not allowed to use ${MCP_PATH}; add it to MCP_ALLOWED_ORIGINS`);
     const principal = await verifyBearer(kinds, request.headers.authorization);
     if (!principal) {
-      reply.header('www-authenticate', wwwAuthenticate(request.headers.authorization !== undefined));
-      throw errors.unauthorized(request.headers.authorization === undefined ? 'Missing API key: send Authorization: Bearer sk_…' : undefined);
+      const sent = request.headers.authorization !== undefined;
+      reply.header('www-authenticate', wwwAuthenticate(urls.protectedResourceMetadata, sent));
+      throw errors.unauthorized(sent ? 'Unknown, expired or revoked API key or access token' : 'Missing API key: send Authorization: Bearer sk_…, or connect through OAuth (see WWW-Authenticate)');
     }
     request.mcpPrincipal = principal;
   }

@@ -7,20 +7,28 @@ import type { ApiAnswer, ApiRequest } from './call.ts';
 
 export type ApiSender = (request: ApiRequest, bearer: string) => Promise<ApiAnswer>;
 
-function headersFor(request: ApiRequest, bearer: string): Record<string, string> {
+/** The header that marks an in-process call (see InternalBearer), or nothing. */
+export interface Channel {
+  header: string;
+  secret: string;
+}
+
+function headersFor(request: ApiRequest, bearer: string, channel: Channel | null = null): Record<string, string> {
   return {
     ...request.headers,
+    ...(channel ? { [channel.header]: channel.secret } : {}),
     authorization: `Bearer ${bearer}`,
     ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
 }
 
-export function injectSender(app: Api): ApiSender {
+/** `channel` lets bearers through that the API takes only from inside the process (MCP access tokens). */
+export function injectSender(app: Api, channel: Channel | null = null): ApiSender {
   return async (request, bearer) => {
     const response = await app.inject({
       method: request.method as 'GET',
       url: `${API_PREFIX}${request.path}`,
-      headers: headersFor(request, bearer),
+      headers: headersFor(request, bearer, channel),
       ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
     });
     const retryAfter = response.headers['retry-after'];

@@ -17,6 +17,7 @@ import * as redditCommentPolls from './0014-reddit-comment-polls.ts';
 import * as ads from './0018-ads.ts';
 import * as dashboard from './0019-dashboard.ts';
 import * as messageErrors from './0020-message-errors.ts';
+import * as mcpOauth from './0021-mcp-oauth.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0018-ads': ads,
   '0019-dashboard': dashboard,
   '0020-message-errors': messageErrors,
+  '0021-mcp-oauth': mcpOauth,
 };

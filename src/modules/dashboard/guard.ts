@@ -1,17 +1,22 @@
 // Who is looking: the session behind the cookie, checked on every dashboard request but the
 // public ones (sign-in page, link, assets). Without one a page leads to sign-in; a form that
 // changes state must also carry the session's CSRF token, or it is refused (403) before any
-// handler runs.
+// handler runs. A page that is a step of someone else's flow (an MCP client's authorization)
+// says so in its route config, and the guard remembers it so that sign-in comes back to it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tenantScope, type Tenant } from '../../db/tenant.ts';
 import { BASE, type Viewer } from './layout.ts';
-import { csrfMatches, csrfToken, findSession, SESSION_COOKIE, type Session } from './sessions.ts';
+import { csrfMatches, csrfToken, findSession, RESUME_COOKIE, RESUME_TTL_MS, SESSION_COOKIE, type Session } from './sessions.ts';
 import { fieldsOf } from './form.ts';
 import { refusal } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     dashboardSession: Session | null;
+  }
+  interface FastifyContextConfig {
+    /** Without a session, sign-in comes back to this page (with its query) instead of approvals. */
+    resumeAfterSignIn?: boolean;
   }
 }
 
@@ -25,7 +30,12 @@ export function registerGuard(app: FastifyInstance): void {
       request.dashboardSession = session;
       return;
     }
-    if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(`${BASE}/signin`, 303);
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      if (request.routeOptions.config.resumeAfterSignIn) {
+        reply.setCookie(RESUME_COOKIE, request.url, { path: BASE, httpOnly: true, sameSite: 'lax', secure: deps.config.publicBaseUrl.startsWith('https:'), maxAge: RESUME_TTL_MS / 1000 });
+      }
+      return reply.redirect(`${BASE}/signin`, 303);
+    }
     return refusal(reply, 401, 'Signed out', 'Your session has ended or was revoked. Get a new sign-in link to continue; nothing was changed.');
   });
   // After the body is parsed: the token travels as a form field.

@@ -12,6 +12,7 @@ import { BASE } from './layout.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { approvalRoutes } from './routes/approvals.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { mcpClientRoutes } from './routes/mcp-clients.ts';
 import { postRoutes } from './routes/posts.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -38,5 +39,5 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
 
   app.get('/assets/dashboard.css', { config: { public: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLESHEET));
   app.get('/assets/dashboard.js', { config: { public: true } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(SCRIPT));
-  for (const routes of [signInRoutes, approvalRoutes, postRoutes, accountRoutes, keyRoutes, webhookRoutes]) routes(app);
+  for (const routes of [signInRoutes, approvalRoutes, postRoutes, accountRoutes, keyRoutes, webhookRoutes, mcpClientRoutes]) routes(app);
 }

@@ -10,6 +10,7 @@ export const SECTIONS = [
   { path: '/accounts', label: 'Accounts' },
   { path: '/keys', label: 'API keys' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/mcp-clients', label: 'MCP clients' },
 ] as const;
 
 export type Section = (typeof SECTIONS)[number]['path'];

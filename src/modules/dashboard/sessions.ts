@@ -9,6 +9,16 @@ import type { Database } from '../../db/schema.ts';
 export const LINK_TTL_MS = 15 * 60_000;
 export const SESSION_TTL_MS = 12 * 3_600_000;
 export const SESSION_COOKIE = 'socialapi_dashboard';
+/** The page to come back to after sign-in (a pending MCP authorization), as long as a link lives. */
+export const RESUME_COOKIE = 'socialapi_dashboard_resume';
+export const RESUME_TTL_MS = 30 * 60_000;
+
+/** Only a page of the dashboard itself is followed after sign-in (never another site). */
+export function resumePath(value: string | undefined): string | null {
+  if (!value || value.length > 4_000) return null;
+  return value.startsWith('/dashboard/') && !/[\\\s]/.test(value) ? value : null;
+}
+
 const LINK_PATTERN = /^dl_[A-Za-z0-9_-]{43}$/;
 const SESSION_PATTERN = /^ds_[A-Za-z0-9_-]{43}$/;
 

@@ -6,7 +6,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 43; // ceil(256 / log2(62))
 export const KEY_PATTERN = /^sk_[0-9A-Za-z]{43}$/;
 
-function base62(bytes: Buffer): string {
+/** Bytes as a fixed-length base62 string (43 characters for 32 bytes); other secrets share the format. */
+export function base62(bytes: Buffer): string {
   let value = BigInt(`0x${bytes.toString('hex')}`);
   let out = '';
   while (value > 0n) {

@@ -17,9 +17,9 @@ const REASON_MAX = 1000;
 
 function card(viewer: Viewer, { post, targets }: PostWithTargets, names: AccountNames, keys: ReadonlyMap<string, string>, now: number): Html {
   const later = post.scheduled_for !== null && post.scheduled_for > now;
-  const key = post.api_key_id === null ? null : (keys.get(post.api_key_id) ?? post.api_key_id);
+  const source = post.api_key_id === null ? null : (keys.get(post.api_key_id) ?? `the key “${post.api_key_id}”`);
   return html`<article class="card" id="${post.id}" aria-labelledby="h-${post.id}">
-<header><h2 id="h-${post.id}">Post <span class="mono">${post.id}</span></h2><span class="muted">created ${when(post.created_at)}${key ? html` with the key “${key}”` : ''}</span></header>
+<header><h2 id="h-${post.id}">Post <span class="mono">${post.id}</span></h2><span class="muted">created ${when(post.created_at)}${source ? html` with ${source}` : ''}</span></header>
 <div class="content">${post.content}</div>
 ${mediaPreviews(targets)}
 <p>${later ? html`Scheduled for ${when(post.scheduled_for)}: approving schedules it.` : html`Publishes as soon as it is approved.`}</p>
@@ -58,7 +58,12 @@ export function approvalRoutes(app: FastifyInstance): void {
       accountNames(tenant, shown.flatMap((p) => p.targets)),
       keyIds.length ? tenant.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', keyIds).execute() : Promise.resolve([]),
     ]);
-    const keys = new Map(keyRows.map((k) => [k.id, k.name]));
+    // A post made by a remote MCP client carries its connection's id where a key's would be.
+    const grantIds = keyIds.filter((id) => id.startsWith('mcpg_'));
+    const grantRows = grantIds.length
+      ? await tenant.db.selectFrom('mcp_grants').innerJoin('mcp_clients', 'mcp_clients.id', 'mcp_grants.client_id').select(['mcp_grants.id', 'mcp_clients.client_name']).where('mcp_grants.organization_id', '=', tenant.organizationId).where('mcp_grants.id', 'in', grantIds).execute()
+      : [];
+    const keys = new Map([...keyRows.map((k): [string, string] => [k.id, `the key “${k.name}”`]), ...grantRows.map((g): [string, string] => [g.id, `the MCP client “${g.client_name ?? g.id}”`])]);
     const now = request.server.deps.clock.now();
     const done = query.get('done');
     const notice = done && NOTICES[done] ? NOTICES[done](query.get('post') ?? '') : null;

@@ -3,18 +3,22 @@ import type { FastifyInstance } from 'fastify';
 import { html } from '../html.ts';
 import { bare, BASE } from '../layout.ts';
 import { sendPage, sessionOf } from '../guard.ts';
-import { redeemSignInLink, revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from '../sessions.ts';
+import { redeemSignInLink, resumePath, RESUME_COOKIE, revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from '../sessions.ts';
 
 const HOW = html`<p>The dashboard signs you in with a single-use link, valid 15 minutes. An operator prints one on the machine that runs the service:</p>
 <pre><code>socialapi dashboard link --org ORG_ID [--email you@example.com]</code></pre>
 <p class="muted">Find the organization's id with <code>socialapi orgs list</code>. With <code>npm</code>: <code>npx socialapi dashboard link --org ORG_ID</code>. Open the printed link in this browser.</p>`;
+
+const RESUMING = html`<p class="notice info" role="status">An application asked to connect to this service. Sign in with a link opened in this browser, and you will come back to approve or deny it.</p>`;
 
 const REFUSED = { unknown: 'This sign-in link is not valid.', used: 'This sign-in link was already used; each link signs in once.', expired: 'This sign-in link has expired; links are valid 15 minutes.' } as const;
 
 export function signInRoutes(app: FastifyInstance): void {
   app.get('/', async (_request, reply) => reply.redirect(`${BASE}/approvals`, 303));
 
-  app.get('/signin', { config: { public: true } }, async (_request, reply) => sendPage(reply, bare('Sign in to the dashboard', HOW)));
+  app.get('/signin', { config: { public: true } }, async (request, reply) =>
+    sendPage(reply, bare('Sign in to the dashboard', html`${resumePath(request.cookies[RESUME_COOKIE]) ? RESUMING : ''}${HOW}`)),
+  );
 
   app.get<{ Params: { token: string } }>('/login/:token', { config: { public: true } }, async (request, reply) => {
     const { deps } = request.server;
@@ -27,7 +31,10 @@ export function signInRoutes(app: FastifyInstance): void {
       secure: deps.config.publicBaseUrl.startsWith('https:'),
       maxAge: SESSION_TTL_MS / 1000,
     });
-    return reply.redirect(`${BASE}/approvals`, 303);
+    // Back to the step that sent the person here (an MCP client's authorization), if any.
+    const resume = resumePath(request.cookies[RESUME_COOKIE]);
+    if (resume) reply.clearCookie(RESUME_COOKIE, { path: BASE });
+    return reply.redirect(resume ?? `${BASE}/approvals`, 303);
   });
 
   app.post('/logout', async (request, reply) => {
