@@ -34,8 +34,9 @@ for (const dialect of DIALECTS) {
         const { key } = await t.tenant();
         const printed = await runCli(['mcp', 'config', '--url', t.url], {});
         assert.equal(printed.code, 0, printed.stderr);
-        const [stdioEntry, httpEntry] = printedEntries(printed.stdout);
+        const [stdioEntry, httpEntry, remoteEntry] = printedEntries(printed.stdout);
         assert.ok(stdioEntry?.command && httpEntry?.url, printed.stdout);
+        assert.deepEqual(remoteEntry, { url: `${t.url}/mcp` }, 'the OAuth entry is the URL alone');
         const mcp: McpClient =
           transport === 'printed HTTP configuration' ? await clientFromEntry(httpEntry, key) : transport === 'printed stdio configuration' ? await clientFromEntry(stdioEntry, key) : await stdioClient(key, storeEnv(t));
         try {

@@ -25,7 +25,7 @@ export const USAGE = `usage: socialapi <command> [options]
   mcp [--url URL]              the MCP tool server on stdio, acting with SOCIALAPI_API_KEY; against the
                                store, or the running service at URL
   mcp tools                    print the MCP tool list (docs/mcp-tools.md)
-  mcp config [--url URL]       print the MCP client configuration (stdio and HTTP) for this checkout
+  mcp config [--url URL]       print the MCP client configuration (stdio, HTTP, OAuth) for this checkout
   sandbox [--port N] [--host H] [--state FILE]  run the platform sandbox alone (default 127.0.0.1:4010), its state kept in FILE if given
   orgs create --name N [--approval]
   orgs list
