@@ -176,13 +176,28 @@ export class Worker {
     const jobLog = () => (childLog ??= log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts }));
     let finished = false;
     // Renew the lease while the handler runs; losing it means another worker may take the job.
+    // A renewal that fails or comes back late must not let the lease run out under a handler
+    // still running: the job is given up here a quarter of a lease before the last end this
+    // worker knows was stored, so that it is never run here and by the reaping worker at once.
+    let deadline: NodeJS.Timeout | undefined;
+    const keepUntil = (until: number) => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => {
+        if (finished || abort.signal.aborted) return;
+        jobLog().warn('lease not renewed in time; abandoning the job');
+        abort.abort(new Error('lease not renewed in time'));
+      }, Math.max(0, until - Math.floor(leaseMs / 4) - clock.now()));
+      deadline.unref();
+    };
+    keepUntil(job.locked_until ?? clock.now() + leaseMs);
     const heartbeat = setInterval(() => {
-      extendLease(db, job.id, this.id, clock.now() + leaseMs)
+      const until = clock.now() + leaseMs;
+      extendLease(db, job.id, this.id, until)
         .then((kept) => {
-          if (!kept && !finished) {
-            jobLog().warn('lease lost; abandoning the job');
-            abort.abort(new Error('lease lost'));
-          }
+          if (finished || abort.signal.aborted) return;
+          if (kept) return keepUntil(until);
+          jobLog().warn('lease lost; abandoning the job');
+          abort.abort(new Error('lease lost'));
         })
         .catch((error: unknown) => jobLog().warn({ err: error }, 'lease renewal failed'));
     }, Math.max(50, Math.floor(leaseMs / 3)));
@@ -228,6 +243,7 @@ export class Worker {
       }
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(deadline);
       clearTimeout(limit);
       abort.signal.removeEventListener('abort', onRelease);
     }
