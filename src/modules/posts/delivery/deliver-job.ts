@@ -26,7 +26,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
   const { store, clock, sealer } = deps;
   return defineJob(postDeliver, {
     timeoutMs: 120_000,
-    async run({ targetId, dueAt }, { log }) {
+    async run({ targetId, dueAt }, { log, signal }) {
       const db = store.db;
       const row = await db
         .selectFrom('post_targets as t')
@@ -68,10 +68,15 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
         await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
       }
 
+      // A run its worker gave up (lease lost or not renewed in time) may still be going here in
+      // the background: it must not save a marker, and so make the platform call after it, nor
+      // record an outcome, once another worker may have taken the job.
       const outcome = await attempt(row, async (progress) => {
+        signal.throwIfAborted();
         await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
+      signal.throwIfAborted();
       const now = clock.now();
       await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
     },
