@@ -21,7 +21,9 @@ import { REDIS_URL, skipPostgres, skipRedis } from './harness/services.ts';
 import { waitFor } from './harness/wait.ts';
 
 const POSTS = 2000;
-const ACCOUNTS_PER_PLATFORM = 4;
+// Reconciling an interrupted call reads one page of the account's newest posts (100 on reddit
+// and facebook): at 84 posts an account, the post looked for is always on it.
+const ACCOUNTS_PER_PLATFORM = 12;
 const PLATFORMS = ['reddit', 'facebook'] as const;
 /** Each publishing call takes this long at the sandbox, so a kill finds calls in flight. */
 const CALL_DELAY_MS = 300;
