@@ -108,7 +108,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BENCH_RATE_LIMIT = 1_000_000_000;
 
 /** The sandbox in this process, with the arrival time of every reddit submit by its title. */
-interface BenchSandbox {
+export interface BenchSandbox {
   url: string;
   state: SandboxState;
   /** title → first arrival (ms, Date.now()). */
@@ -116,7 +116,7 @@ interface BenchSandbox {
   close(): Promise<void>;
 }
 
-async function startBenchSandbox(): Promise<BenchSandbox> {
+export async function startBenchSandbox(): Promise<BenchSandbox> {
   const state = new SandboxState();
   state.updateSettings({
     processing: { threadsTextMs: 0 },
@@ -196,7 +196,7 @@ const SCOPES: Record<string, string[]> = {
 };
 
 /** An account with a token the sandbox issued, inserted as a connect flow would have stored it. */
-async function addAccount(state: SandboxState, runtime: Runtime, organizationId: string, platform: 'reddit' | 'threads' | 'facebook'): Promise<string> {
+export async function addAccount(state: SandboxState, runtime: Runtime, organizationId: string, platform: 'reddit' | 'threads' | 'facebook'): Promise<string> {
   const token = `${platform}-bench-${newId('account').slice(4)}`;
   let userId: string;
   let username: string | null;

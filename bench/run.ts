@@ -6,11 +6,12 @@
 // upload (bench/media-upload.ts), posts (bench/posts.ts), the inbox (bench/inbox.ts), direct
 // messages (bench/messages.ts), best time over 10,000 published targets (bench/analytics.ts),
 // MCP tool calls against the same HTTP calls (bench/mcp.ts), the dashboard's approvals page
-// with 10,000 held posts (bench/dashboard.ts), and WhatsApp template sends and statuses
-// (bench/whatsapp.ts); each file also runs alone.
+// with 10,000 held posts (bench/dashboard.ts), WhatsApp template sends and statuses
+// (bench/whatsapp.ts), and one worker against two (bench/scale.ts, PostgreSQL only); each file
+// also runs alone.
 //
 //   npm run bench [-- --duration S] [--rounds N] [--warmup S] [--connections N] [--postgres URL]
-//                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp,dashboard,whatsapp] [PART …]
+//                    [--only http,webhooks,media,posts,inbox,messages,analytics,mcp,dashboard,whatsapp,scale] [PART …]
 //
 // Parts may also be named without --only: `npm run bench -- inbox`.
 //
@@ -31,6 +32,7 @@ import { benchMcp, DEFAULT_OPTIONS as DEFAULT_MCP_OPTIONS, formatMcpResult } fro
 import { benchMessages, DEFAULT_OPTIONS as DEFAULT_MESSAGES_OPTIONS, formatMessagesResult } from './messages.ts';
 import { benchDashboard, DEFAULT_OPTIONS as DEFAULT_DASHBOARD_OPTIONS, formatDashboardResult } from './dashboard.ts';
 import { benchWhatsApp, DEFAULT_OPTIONS as DEFAULT_WHATSAPP_OPTIONS, formatWhatsAppResult } from './whatsapp.ts';
+import { benchScale, DEFAULT_OPTIONS as DEFAULT_SCALE_OPTIONS, formatScaleResult } from './scale.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 const TARGET = 0.6;
@@ -57,7 +59,7 @@ interface Settings extends LoadOptions {
   only: Set<Part>;
 }
 
-const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'messages', 'analytics', 'mcp', 'dashboard', 'whatsapp'] as const;
+const PARTS = ['http', 'webhooks', 'media', 'posts', 'inbox', 'messages', 'analytics', 'mcp', 'dashboard', 'whatsapp', 'scale'] as const;
 type Part = (typeof PARTS)[number];
 
 function parts(value: string | undefined): Set<Part> {
@@ -319,6 +321,11 @@ async function main(): Promise<void> {
   if (options.only.has('whatsapp')) {
     signal.throwIfAborted();
     process.stdout.write(`${formatWhatsAppResult(await benchWhatsApp(DEFAULT_WHATSAPP_OPTIONS), DEFAULT_WHATSAPP_OPTIONS).join('\n')}\n`);
+  }
+  if (options.only.has('scale')) {
+    signal.throwIfAborted();
+    const scaleOptions = { ...DEFAULT_SCALE_OPTIONS, postgresUrl: options.postgresUrl };
+    process.stdout.write(`${formatScaleResult(await benchScale(scaleOptions), scaleOptions).join('\n')}\n`);
   }
 }
 

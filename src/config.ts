@@ -75,6 +75,7 @@ export interface Config {
   jobs: {
     /** Fallback poll, for wake-ups another process could not signal (SQLite across processes). */
     pollIntervalMs: number;
+    /** How long a claimed job stays reserved unrenewed: a dead worker's jobs are resumed this long after its last renewal. */
     leaseMs: number;
     concurrency: number;
     /** Slots of the lanes other than the default one (webhook sends wait on receivers). */
@@ -254,7 +255,7 @@ export function parseConfig(env: Env): Config {
     mcpRegistrationsPerMinute: integer(env, 'MCP_REGISTRATIONS_PER_MINUTE', 10, 1, 1_000_000),
     jobs: {
       pollIntervalMs: integer(env, 'JOB_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
-      leaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 86_400_000),
+      leaseMs: integer(env, 'JOB_LEASE_MS', 10_000, 100, 86_400_000),
       concurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 1000),
       lanes: { webhooks: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000), posts: integer(env, 'POST_DELIVERY_CONCURRENCY', 256, 1, 1000) },
       shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -69,8 +69,11 @@ export function openStore(target: DatabaseTarget): Store {
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  // The LISTEN connection is idle for long stretches: TCP keepalives stop a NAT or load balancer
+  // between nodes and the database from dropping it silently, which would leave a node's key
+  // cache deaf to revocations (until its entries expire) without any error to say so.
   const listenClient = async () => {
-    const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     await client.connect();
     return client;
   };

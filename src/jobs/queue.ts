@@ -162,10 +162,12 @@ const failExhaustedLeases = prepare((db, now: number) =>
     .where('locked_until', '<=', now)
     .whereRef('attempts', '>=', 'max_attempts'),
 );
+// run_at is kept: the job was due when it was claimed, so it goes back to its place at the head
+// of the queue instead of behind everything queued while its worker was dying.
 const retryExpiredLeases = prepare((db, now: number) =>
   db
     .updateTable('jobs')
-    .set({ status: 'pending', locked_by: null, locked_until: null, run_at: now, updated_at: now, last_error: 'lease expired' })
+    .set({ status: 'pending', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired' })
     .where('status', '=', RUNNING)
     .where('locked_until', '<=', now),
 );

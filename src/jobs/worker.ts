@@ -9,7 +9,8 @@ import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
-import { claimDue, completeJob, extendLease, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { claimDue, completeJob, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
 import { subscribeWakeups, type Subscription } from './wakeup.ts';
 
 export interface WorkerOptions {
@@ -46,10 +47,12 @@ export class Worker {
   #stopped: Promise<void> | null = null;
 
   readonly #lanes: Array<{ name: string; slots: number }>;
+  readonly #leases: LeaseKeeper;
 
   constructor(options: WorkerOptions) {
     this.#o = options;
     this.#lanes = this.#laneList();
+    this.#leases = new LeaseKeeper({ db: options.store.db, workerId: this.id, clock: options.clock, leaseMs: options.leaseMs, log: options.log });
   }
 
   start(): void {
@@ -177,18 +180,13 @@ export class Worker {
     let childLog: FastifyBaseLogger | undefined;
     const jobLog = () => (childLog ??= log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts }));
     let finished = false;
-    // Renew the lease while the handler runs; losing it means another worker may take the job.
-    const heartbeat = setInterval(() => {
-      extendLease(db, job.id, this.id, clock.now() + leaseMs)
-        .then((kept) => {
-          if (!kept && !finished) {
-            jobLog().warn('lease lost; abandoning the job');
-            abort.abort(new Error('lease lost'));
-          }
-        })
-        .catch((error: unknown) => jobLog().warn({ err: error }, 'lease renewal failed'));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    heartbeat.unref();
+    // The lease is renewed while the handler runs (lease-keeper.ts); losing it, or failing to
+    // renew it in time, means another worker may take the job: this run is abandoned.
+    const releaseLease = this.#leases.hold(job.id, job.locked_until ?? clock.now() + leaseMs, (reason) => {
+      if (finished || abort.signal.aborted) return;
+      jobLog().warn(`${reason.message}; abandoning the job`);
+      abort.abort(reason);
+    });
     // The handler's signal: aborted by the release (shutdown, lease lost) or by the time limit.
     // One controller and one timer, cheaper than AbortSignal.timeout and AbortSignal.any per job.
     const stop = new AbortController();
@@ -229,7 +227,7 @@ export class Worker {
         settle('retry');
       }
     } finally {
-      clearInterval(heartbeat);
+      releaseLease();
       clearTimeout(limit);
       abort.signal.removeEventListener('abort', onRelease);
     }
@@ -263,6 +261,7 @@ export class Worker {
       const released = await releaseJobs(this.#o.store.db, this.id, this.#o.clock.now());
       this.#o.log.info({ released }, 'released unfinished jobs at shutdown');
     }
+    this.#leases.close();
   }
 
   /** Jobs this worker is running now. */

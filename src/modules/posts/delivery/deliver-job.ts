@@ -4,7 +4,9 @@
 // PlatformError, is recorded by recordOutcome(). Anything else (the database failing) is thrown
 // to the queue, which runs this job again: the target is still `publishing` with the same
 // dueAt, so the rerun continues the same attempt.
+import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../../deps.ts';
+import type { Database } from '../../../db/schema.ts';
 import { targetError } from '../../../http/errors.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
@@ -27,7 +29,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
   const { store, clock, sealer } = deps;
   return defineJob(postDeliver, {
     timeoutMs: 120_000,
-    async run({ targetId, dueAt }, { log }) {
+    async run({ targetId, dueAt }, { log, jobId, attempt: jobAttempt }) {
       const db = store.db;
       const row = await db
         .selectFrom('post_targets as t')
@@ -69,15 +71,45 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
         await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
       }
 
+      // A run its worker gave up (lease lost or not renewed in time) goes on in the background
+      // until it ends. Its saves are fenced by the job's lease: once the job was reaped or taken
+      // by another run, a save fails and this run stops, so it sends nothing more (every call
+      // that creates something is preceded by a saved marker, create-once.ts), and a marker it
+      // saved is one the next run finds.
       const outcome = await attempt(row, async (progress) => {
-        await db.updateTable('post_targets').set({ progress: JSON.stringify(progress), updated_at: clock.now() }).where('id', '=', targetId).execute();
+        const saved = await db
+          .updateTable('post_targets')
+          .set({ progress: JSON.stringify(progress), updated_at: clock.now() })
+          .where('id', '=', targetId)
+          .where((eb) => eb.exists(leaseHeld(eb.selectFrom('jobs'), jobId, jobAttempt)))
+          .executeTakeFirst();
+        if (saved.numUpdatedRows === 0n) throw new Error('the job is no longer held by this run (its lease ended); nothing more is saved or sent');
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
       const now = clock.now();
-      const status = await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome));
+      const status = await db.transaction().execute(async (trx) => {
+        // Fenced like the saves: a run that lost the job records nothing (the next run finds the
+        // saved progress, markers included, and goes on from there).
+        if (!(await leaseHeld(trx.selectFrom('jobs'), jobId, jobAttempt).executeTakeFirst())) throw new Error('the job is no longer held by this run (its lease ended); its outcome is not recorded');
+        return recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome);
+      });
       deps.metrics?.postTarget(row.platform, targetOutcome(status));
     },
   });
+
+  /**
+   * The job is still this run's: running, on the attempt this run was claimed for (a reaped job
+   * is pending; a claim since counts another attempt). On PostgreSQL the row is locked for share,
+   * so a reaper's update waits for the save instead of passing it; SQLite writes one at a time.
+   */
+  function leaseHeld(jobs: SelectQueryBuilder<Database, 'jobs', object>, jobId: string, attempt: number) {
+    return jobs
+      .select('jobs.id')
+      .where('jobs.id', '=', jobId)
+      .where('jobs.status', '=', 'running')
+      .where('jobs.attempts', '=', attempt)
+      .$if(store.caps.skipLocked, (qb) => qb.forShare());
+  }
 
   type Row = { platform: string; content: string; options: string; progress: string; accountId: string | null; accountStatus: string | null; platform_user_id: string | null; username: string | null; access_token_enc: string | null; metadata: string | null };
 
