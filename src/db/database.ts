@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
-import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
+import { PostgresStoreDialect } from './postgres-driver.ts';
 import { openSqlite } from './sqlite-bridge.ts';
 import { groupCommitSqliteDialect } from './sqlite-group-commit.ts';
 import { postgresNotices, sqliteNotices, type Notices } from './notices.ts';
@@ -60,7 +60,7 @@ export function openStore(target: DatabaseTarget): Store {
   // An idle client that loses its server emits on the pool; without a listener that would
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresStoreDialect(pool) });
   const listenClient = async () => {
     const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5000 });
     await client.connect();
