@@ -18,6 +18,8 @@ export interface StoreCapabilities {
   skipLocked: boolean;
   /** Cross-process wake-ups through LISTEN/NOTIFY (PostgreSQL). */
   listenNotify: boolean;
+  /** Inserts, updates and deletes inside WITH (PostgreSQL): several writes in one statement. */
+  writableCte: boolean;
 }
 
 export interface Store {
@@ -50,7 +52,7 @@ export function openStore(target: DatabaseTarget): Store {
     return {
       db,
       kind: 'sqlite',
-      caps: { skipLocked: false, listenNotify: false },
+      caps: { skipLocked: false, listenNotify: false, writableCte: false },
       notices: sqliteNotices(target.file === ':memory:' ? null : target.file),
       listenClient: null,
       close: () => db.destroy(),
@@ -69,7 +71,7 @@ export function openStore(target: DatabaseTarget): Store {
   return {
     db,
     kind: 'postgres',
-    caps: { skipLocked: true, listenNotify: true },
+    caps: { skipLocked: true, listenNotify: true, writableCte: true },
     notices: postgresNotices(db, listenClient),
     listenClient,
     close: () => db.destroy(),

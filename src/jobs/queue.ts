@@ -4,6 +4,7 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Store } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
+import type { Write } from '../db/write-together.ts';
 import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { TObject } from 'typebox';
@@ -89,6 +90,19 @@ export async function enqueue<K extends JobKind>(
   if ((result.numAffectedRows ?? 0n) === 0n) return null;
   wakeLocalWorkers();
   return id;
+}
+
+/**
+ * A job's insert for writeTogether() (db/write-together.ts), to be written in one statement with
+ * the change that causes it; `notify` goes to writeTogether, and wakeLocalWorkers() is for the
+ * caller once it is written.
+ */
+export function jobWrite<K extends JobKind>(now: number, definition: K, payload: JobPayload<K>, options: EnqueueOptions = {}): { id: string; write: Write; notify: string } {
+  const id = newId('job', now);
+  const job: NewJob = [id, definition.kind, JSON.stringify(payload), options.runAt ?? now, definition.maxAttempts, definition.lane ?? 'default', now];
+  const { dedupeKey } = options;
+  const write: Write = (db) => (dedupeKey === undefined ? newJobRow(db, job, null) : onDedupeKey(newJobRow(db, job, dedupeKey)));
+  return { id, write, notify: JOBS_CHANNEL };
 }
 
 const DAY_MS = 86_400_000;

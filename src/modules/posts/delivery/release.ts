@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
-import { enqueue } from '../../../jobs/queue.ts';
+import { enqueue, jobWrite } from '../../../jobs/queue.ts';
 import { postDeliver, postDispatch } from './kinds.ts';
 
 export interface TxContext {
@@ -43,6 +43,12 @@ export async function scheduleTarget(ctx: TxContext, targetId: string, at: numbe
 export async function queueTargetStep(ctx: TxContext, targetId: string, at: number): Promise<void> {
   await enqueue(ctx.db, ctx.store, ctx.now, postDeliver, { targetId, dueAt: at }, { runAt: at });
 }
+
+/** queueTargetStep's job as a write, for a new post written in one statement (create.ts). */
+export const targetStepJob = (now: number, targetId: string, at: number) => jobWrite(now, postDeliver, { targetId, dueAt: at }, { runAt: at });
+
+/** scheduleDispatch's job as a write. */
+export const dispatchJob = (now: number, postId: string, at: number) => jobWrite(now, postDispatch, { postId, dueAt: at }, { runAt: at, dedupeKey: dispatchKey(postId) });
 
 export const startDelivery = (ctx: TxContext, postId: string) => releaseNextTarget(ctx, postId, -1);
 
