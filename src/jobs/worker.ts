@@ -103,7 +103,8 @@ export class Worker {
         for (const job of jobs) this.#launch(job, lane.name);
         if (jobs.length === free) this.#again = true; // there may be more due right now
       }
-      if (this.#stopping) return;
+      // A lane filled every free slot: the look that follows at once (#again) sets the timer.
+      if (this.#stopping || this.#again) return;
       // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
       // the worker: sleeping until the (already passed) due time would spin on the database.
       const open = this.#lanes.filter((lane) => this.#inLane(lane.name) < lane.slots).map((lane) => lane.name);
