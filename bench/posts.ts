@@ -91,6 +91,8 @@ export interface DeliveryResult {
   perSecond: number;
   /** Per published target, from the posts' due time to the last outcome (PostgreSQL only). */
   roundTrips: RoundTripsPer | null;
+  /** The server's CPU per published target over the same span (µs): moved less by other load than the rate. */
+  cpuMicros: number | null;
 }
 
 export interface LagResult {
@@ -101,6 +103,8 @@ export interface LagResult {
   max: number;
   /** Creating the posts took longer than the lead time: the first were already due. */
   overran: boolean;
+  /** The server's CPU per started post, from the end of creation to the last start (µs). */
+  cpuMicros: number | null;
 }
 
 /** Round trips to PostgreSQL per unit of work, by the statement's first word. */
@@ -409,6 +413,7 @@ async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number,
   const total = posts * 3;
   await settled();
   const before = stage.roundTrips();
+  const cpuBefore = stage.server.cpuSeconds();
   let counts = { published: 0, failed: 0 };
   let doneAt = Date.now();
   const deadline = dueAt + timeoutMs;
@@ -418,12 +423,14 @@ async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number,
     doneAt = Date.now();
     if (counts.published + counts.failed >= total) break;
   }
+  const cpuAfter = stage.server.cpuSeconds();
   sandbox.state.faults.clear();
   await settled();
   const roundTrips = roundTripsPer(before, stage.roundTrips(), counts.published);
   if (counts.failed > 0) log(`${label}: failed targets' errors: ${(await failureReasons(stage, ids, since)).join('; ')}`);
   const seconds = Math.max(0.001, (doneAt - dueAt) / 1000);
-  return { targets: total, ...counts, seconds, perSecond: counts.published / seconds, roundTrips };
+  const cpuMicros = cpuBefore === null || cpuAfter === null || counts.published === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / counts.published;
+  return { targets: total, ...counts, seconds, perSecond: counts.published / seconds, roundTrips, cpuMicros };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -443,15 +450,18 @@ async function benchLag(stage: Stage, sandbox: BenchSandbox, label: string, seco
   );
   const overran = Date.now() > base;
   if (overran) log(`${label}: creating the posts overran the first due time by ${Date.now() - base} ms`);
+  const cpuBefore = stage.server.cpuSeconds();
   const last = base + (seconds - 1) * 1000;
   const deadline = last + timeoutMs;
   while (Date.now() < deadline && due.some((d) => !sandbox.arrivals.has(d.title))) await sleep(100);
+  const cpuAfter = stage.server.cpuSeconds();
   const lags = due.flatMap((d) => {
     const at = sandbox.arrivals.get(d.title);
     return at === undefined ? [] : [at - d.at];
   });
   lags.sort((a, b) => a - b);
-  return { posts: count, started: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? 0, overran };
+  const cpuMicros = cpuBefore === null || cpuAfter === null || lags.length === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / lags.length;
+  return { posts: count, started: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? 0, overran, cpuMicros };
 }
 
 async function benchStore(store: string, databaseUrl: NewDatabase, options: PostsBenchOptions): Promise<PostsStoreResult> {
@@ -502,13 +512,14 @@ const judged = (store: string) => (ok: boolean) => (store !== 'SQLite' ? 'set fo
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const metOrNot = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
-function roundTripLine(label: string, r: RoundTripsPer | null): string[] {
-  if (!r) return [];
+function roundTripLine(label: string, r: RoundTripsPer | null, cpuMicros: number | null = null): string[] {
+  const cpu = cpuMicros === null ? [] : [`    server CPU per ${label}: ${n(cpuMicros)} µs`];
+  if (!r) return cpu;
   const words = Object.entries(r.byWord)
     .sort(([, a], [, b]) => b - a)
     .map(([word, per]) => `${word} ${per.toFixed(2)}`)
     .join(', ');
-  return [`    round trips per ${label}: ${r.total.toFixed(2)} (${words})`];
+  return [...cpu, `    round trips per ${label}: ${r.total.toFixed(2)} (${words})`];
 }
 
 export function formatPostsResult(results: PostsStoreResult[], options: PostsBenchOptions): string[] {
@@ -542,24 +553,26 @@ export function formatPostsResult(results: PostsStoreResult[], options: PostsBen
     if (d) {
       lines.push(
         `  delivery, no added latency     ${n(d.perSecond)} targets/s (${d.published}/${d.targets} published, ${d.failed} failed, ${d.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecond}/s: ${verdict(d.perSecond >= TARGETS.deliveredPerSecond && d.published === d.targets)}${vsSqlite(d.perSecond, sqlite?.delivery?.perSecond, true, '/s')})`,
-        ...roundTripLine('delivered target', d.roundTrips),
+        ...roundTripLine('delivered target', d.roundTrips, d.cpuMicros),
       );
     }
     const dl = r.deliveryLatency;
     if (dl) {
       lines.push(
         `  delivery, ${options.latencyMs} ms per call      ${n(dl.perSecond)} targets/s (${dl.published}/${dl.targets} published, ${dl.failed} failed, ${dl.seconds.toFixed(1)} s; target ≥ ${TARGETS.deliveredPerSecondWithLatency}/s: ${verdict(dl.perSecond >= TARGETS.deliveredPerSecondWithLatency && dl.published === dl.targets)}${vsSqlite(dl.perSecond, sqlite?.deliveryLatency?.perSecond, true, '/s')})`,
-        ...roundTripLine('delivered target', dl.roundTrips),
+        ...roundTripLine('delivered target', dl.roundTrips, dl.cpuMicros),
       );
     }
     if (r.lag) {
       lines.push(
         `  scheduling lag (${options.lagRate}/s for ${options.lagSeconds} s)  p50 ${n(r.lag.p50)} ms, p99 ${n(r.lag.p99)} ms, max ${n(r.lag.max)} ms (${r.lag.started}/${r.lag.posts} started${r.lag.overran ? '; creation overran the first due time' : ''}; target p99 < ${TARGETS.lagP99Ms} ms: ${verdict(r.lag.p99 < TARGETS.lagP99Ms && r.lag.started === r.lag.posts)}${vsSqlite(r.lag.p99, sqlite?.lag?.p99, false, ' ms')})`,
+        ...roundTripLine('started post', null, r.lag.cpuMicros),
       );
     }
     if (r.burst) {
       lines.push(
         `  burst of ${n(options.burst)} due at once      last started after ${n(r.burst.max)} ms, p50 ${n(r.burst.p50)} ms (${r.burst.started}/${r.burst.posts} started${r.burst.overran ? '; creation overran the due time' : ''}; target ≤ ${n(TARGETS.burstMs)} ms: ${verdict(r.burst.max <= TARGETS.burstMs && r.burst.started === r.burst.posts)}${vsSqlite(r.burst.max, sqlite?.burst?.max, false, ' ms')})`,
+        ...roundTripLine('started post', null, r.burst.cpuMicros),
       );
     }
     out.push('', ...lines);
