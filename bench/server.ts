@@ -38,10 +38,13 @@ export function freePort(): Promise<number> {
 }
 
 // BENCH_SERVER_NODE_OPTIONS reaches the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
-// to profile it under the bench's load.
+// to profile it under the bench's load; so do NODE_OPTIONS and BENCH_PG_ROUND_TRIPS given in
+// `env` (the round-trip counter, bench/pg-round-trips.ts), which the CLI must not share.
 function serverEnv(env: Record<string, string>, forServer = false): NodeJS.ProcessEnv {
-  const nodeOptions = forServer ? process.env.BENCH_SERVER_NODE_OPTIONS : undefined;
-  return { ...process.env, ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+  const { NODE_OPTIONS: own, BENCH_PG_ROUND_TRIPS: counts, ...shared } = env;
+  if (!forServer) return { ...process.env, ...shared };
+  const nodeOptions = [own, process.env.BENCH_SERVER_NODE_OPTIONS].filter(Boolean).join(' ');
+  return { ...process.env, ...shared, ...(counts ? { BENCH_PG_ROUND_TRIPS: counts } : {}), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
 }
 
 /** Starts `socialapi serve` (without its worker unless asked) and waits for its first-start banner. */

@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
-import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
+import { PostgresStoreDialect } from './postgres-driver.ts';
 import { openSqlite } from './sqlite-bridge.ts';
 import { groupCommitSqliteDialect } from './sqlite-group-commit.ts';
 import { postgresNotices, sqliteNotices, type Notices } from './notices.ts';
@@ -18,6 +18,8 @@ export interface StoreCapabilities {
   skipLocked: boolean;
   /** Cross-process wake-ups through LISTEN/NOTIFY (PostgreSQL). */
   listenNotify: boolean;
+  /** Inserts, updates and deletes inside WITH (PostgreSQL): several writes in one statement. */
+  writableCte: boolean;
 }
 
 export interface Store {
@@ -58,7 +60,7 @@ export function openStore(target: DatabaseTarget): Store {
     return {
       db,
       kind: 'sqlite',
-      caps: { skipLocked: false, listenNotify: false },
+      caps: { skipLocked: false, listenNotify: false, writableCte: false },
       notices: sqliteNotices(target.file === ':memory:' ? null : target.file),
       listenClient: null,
       close: () => db.destroy(),
@@ -68,7 +70,7 @@ export function openStore(target: DatabaseTarget): Store {
   // An idle client that loses its server emits on the pool; without a listener that would
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresStoreDialect(pool) });
   // The LISTEN connection is idle for long stretches: TCP keepalives stop a NAT or load balancer
   // between nodes and the database from dropping it silently, which would leave a node's key
   // cache deaf to revocations (until its entries expire) without any error to say so.
@@ -80,7 +82,7 @@ export function openStore(target: DatabaseTarget): Store {
   return {
     db,
     kind: 'postgres',
-    caps: { skipLocked: true, listenNotify: true },
+    caps: { skipLocked: true, listenNotify: true, writableCte: true },
     notices: postgresNotices(db, listenClient),
     listenClient,
     pool,

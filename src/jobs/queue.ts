@@ -4,6 +4,7 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Store } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
+import type { Write } from '../db/write-together.ts';
 import type { Database, JobRow, JobStatus } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { TObject } from 'typebox';
@@ -91,6 +92,19 @@ export async function enqueue<K extends JobKind>(
   return id;
 }
 
+/**
+ * A job's insert for writeTogether() (db/write-together.ts), to be written in one statement with
+ * the change that causes it; `notify` goes to writeTogether, and wakeLocalWorkers() is for the
+ * caller once it is written.
+ */
+export function jobWrite<K extends JobKind>(now: number, definition: K, payload: JobPayload<K>, options: EnqueueOptions = {}): { id: string; write: Write; notify: string } {
+  const id = newId('job', now);
+  const job: NewJob = [id, definition.kind, JSON.stringify(payload), options.runAt ?? now, definition.maxAttempts, definition.lane ?? 'default', now];
+  const { dedupeKey } = options;
+  const write: Write = (db) => (dedupeKey === undefined ? newJobRow(db, job, null) : onDedupeKey(newJobRow(db, job, dedupeKey)));
+  return { id, write, notify: JOBS_CHANNEL };
+}
+
 const DAY_MS = 86_400_000;
 
 /**
@@ -148,49 +162,65 @@ const claimInOrder = prepare((db, workerId: string, lockedUntil: number, now: nu
 const claimSkippingLocked = prepare((db, workerId: string, lockedUntil: number, now: number, lane: string, limit: number) => claimQuery(db, workerId, lockedUntil, now, lane, limit, true));
 
 /**
- * Returns jobs whose lease has passed (their worker died or hung) to pending. The attempt they
- * were on stays counted, so a job that kills every worker that runs it ends up failed: one whose
- * lease expired on its last attempt is failed here, with attempts == max_attempts, rather than
- * claimed once more past its limit.
+ * Returns jobs whose lease has passed (their worker died or hung) to pending, in one statement.
+ * The attempt they were on stays counted, so a job that kills every worker that runs it ends up
+ * failed: one whose lease expired on its last attempt is failed here, with attempts ==
+ * max_attempts, rather than claimed once more past its limit.
  */
-// Both run at every look for work (db/prepared.ts: compiled once).
-const failExhaustedLeases = prepare((db, now: number) =>
+// Compiled once (db/prepared.ts). The worker runs it only once a lease may have expired. run_at
+// is kept: the job was due when it was claimed, so it goes back to its place at the head of the
+// queue instead of behind everything queued while its worker was dying.
+const reapLeases = prepare((db, now: number) =>
   db
     .updateTable('jobs')
-    .set({ status: 'failed', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired on the last attempt (the worker running it died or hung)' })
-    .where('status', '=', RUNNING)
-    .where('locked_until', '<=', now)
-    .whereRef('attempts', '>=', 'max_attempts'),
-);
-// run_at is kept: the job was due when it was claimed, so it goes back to its place at the head
-// of the queue instead of behind everything queued while its worker was dying.
-const retryExpiredLeases = prepare((db, now: number) =>
-  db
-    .updateTable('jobs')
-    .set({ status: 'pending', locked_by: null, locked_until: null, updated_at: now, last_error: 'lease expired' })
+    .set((eb) => {
+      const exhausted = eb('attempts', '>=', eb.ref('max_attempts'));
+      return {
+        status: eb.case().when(exhausted).then(sql.lit<JobStatus>('failed')).else(PENDING).end(),
+        last_error: eb.case().when(exhausted).then('lease expired on the last attempt (the worker running it died or hung)').else('lease expired').end(),
+        locked_by: null,
+        locked_until: null,
+        updated_at: now,
+      };
+    })
     .where('status', '=', RUNNING)
     .where('locked_until', '<=', now),
 );
 
 export async function reapExpiredLeases(db: Kysely<Database>, now: number): Promise<number> {
-  const exhausted = await failExhaustedLeases.execute(db, now);
-  const retried = await retryExpiredLeases.execute(db, now);
-  return Number((exhausted.numAffectedRows ?? 0n) + (retried.numAffectedRows ?? 0n));
+  const result = await reapLeases.execute(db, now);
+  return Number(result.numAffectedRows ?? 0n);
 }
 
 const owned = (db: Kysely<Database>, jobId: string, workerId: string) =>
   db.updateTable('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', RUNNING);
 
-/** Extends a lease; false when the lease was lost (reaped and perhaps taken by another worker). */
-export async function extendLease(db: Kysely<Database>, jobId: string, workerId: string, until: number): Promise<boolean> {
-  const result = await owned(db, jobId, workerId).set({ locked_until: until }).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+/** The most jobs one completeJobs statement deletes. */
+export const COMPLETION_BATCH = 64;
 
-const deleteJob = prepare((db, jobId: string, workerId: string) => db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId));
+// One compiled delete per list length, and only lengths that are powers of two (the list is
+// padded by repeating its last id), so at most 7 texts: each is prepared once per connection.
+const deleteJobs = new Map<number, ReturnType<typeof deleteJobsOf>>();
+const deleteJobsOf = (length: number) =>
+  prepare((db, workerId: string, ...jobIds: string[]) => db.deleteFrom('jobs').where('locked_by', '=', workerId).where('id', 'in', jobIds.slice(0, length)));
 
-export async function completeJob(db: Kysely<Database>, jobId: string, workerId: string): Promise<void> {
-  await deleteJob.execute(db, jobId, workerId);
+/**
+ * Deletes several finished jobs of one worker in one statement, only while
+ * the worker still holds each lease (`locked_by`): a job reaped meanwhile, and perhaps claimed by
+ * another worker, is left alone.
+ */
+export async function completeJobs(db: Kysely<Database>, workerId: string, jobIds: readonly string[]): Promise<void> {
+  for (let from = 0; from < jobIds.length; from += COMPLETION_BATCH) {
+    const batch = jobIds.slice(from, from + COMPLETION_BATCH);
+    const length = 2 ** Math.ceil(Math.log2(batch.length));
+    const padded = [...batch, ...Array.from({ length: length - batch.length }, () => batch[batch.length - 1] ?? '')];
+    let query = deleteJobs.get(length);
+    if (!query) {
+      query = deleteJobsOf(length);
+      deleteJobs.set(length, query);
+    }
+    await query.execute(db, workerId, ...padded);
+  }
 }
 
 export async function retryJob(db: Kysely<Database>, jobId: string, workerId: string, now: number, runAt: number, error: string): Promise<void> {
@@ -224,8 +254,14 @@ export async function releaseJobs(db: Kysely<Database>, workerId: string, now: n
   return Number(result.numUpdatedRows);
 }
 
-/** The earliest moment something may become claimable: a due pending job or an expiring lease. */
-export async function nextWakeAt(db: Kysely<Database>, lanes: readonly string[]): Promise<number | null> {
+export interface NextTimes {
+  /** The earliest moment something may become claimable: a due pending job or an expiring lease. */
+  wakeAt: number | null;
+  /** The earliest lease expiry of any worker's running job: no reap is needed before it. */
+  leaseExpiresAt: number | null;
+}
+
+export async function nextTimes(db: Kysely<Database>, lanes: readonly string[]): Promise<NextTimes> {
   // Only lanes with a free slot count: a due job of a full lane cannot be claimed before one of
   // its slots frees, and that wakes the worker anyway (waiting for it here would spin).
   const row = await db
@@ -234,6 +270,9 @@ export async function nextWakeAt(db: Kysely<Database>, lanes: readonly string[])
       eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', RUNNING).as('leased'),
     ])
     .executeTakeFirst();
-  const times = [row?.pending, row?.leased].filter((t): t is number => typeof t === 'number' || (typeof t === 'string' && t !== ''));
-  return times.length ? Math.min(...times.map(Number)) : null;
+  const time = (t: unknown) => (typeof t === 'number' || (typeof t === 'string' && t !== '') ? Number(t) : null);
+  const pending = time(row?.pending);
+  const leased = time(row?.leased);
+  const times = [pending, leased].filter((t) => t !== null);
+  return { wakeAt: times.length ? Math.min(...times) : null, leaseExpiresAt: leased };
 }

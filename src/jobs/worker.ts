@@ -9,7 +9,7 @@ import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
-import { claimDue, completeJob, failJob, nextWakeAt, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { claimDue, COMPLETION_BATCH, completeJobs, failJob, nextTimes, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { subscribeWakeups, type Subscription } from './wakeup.ts';
 
@@ -43,6 +43,11 @@ export class Worker {
   /** The look for work under way (resolved when none is); stop() waits for it. */
   #tickDone: Promise<void> = Promise.resolve();
   #again = false;
+  /** No lease can have expired before this (from the last look at the leases); 0: look now. */
+  #reapAt = 0;
+  /** Finished jobs waiting for their row to be deleted, and whether a delete is under way. */
+  readonly #finished: Array<{ jobId: string; done: () => void; failed: (error: unknown) => void }> = [];
+  #deleting = false;
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
@@ -85,7 +90,12 @@ export class Worker {
     const { store, clock, leaseMs, pollIntervalMs } = this.#o;
     try {
       const now = clock.now();
-      await reapExpiredLeases(store.db, now);
+      // Reaping is needed only once a lease may have run out: at the earliest expiry seen, and at
+      // least every poll interval (a lease taken since, by a worker with a shorter lease).
+      if (now >= this.#reapAt) {
+        this.#reapAt = now + pollIntervalMs;
+        await reapExpiredLeases(store.db, now);
+      }
       for (const lane of this.#lanes) {
         const free = lane.slots - this.#inLane(lane.name);
         if (free <= 0 || this.#stopping) continue;
@@ -98,11 +108,14 @@ export class Worker {
         for (const job of jobs) this.#launch(job, lane.name);
         if (jobs.length === free) this.#again = true; // there may be more due right now
       }
-      if (this.#stopping) return;
+      // A lane filled every free slot: the look that follows at once (#again) sets the timer.
+      if (this.#stopping || this.#again) return;
       // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
       // the worker: sleeping until the (already passed) due time would spin on the database.
       const open = this.#lanes.filter((lane) => this.#inLane(lane.name) < lane.slots).map((lane) => lane.name);
-      const next = open.length === 0 ? null : await nextWakeAt(store.db, open);
+      const times = open.length === 0 ? null : await nextTimes(store.db, open);
+      if (times?.leaseExpiresAt != null) this.#reapAt = Math.min(this.#reapAt, times.leaseExpiresAt);
+      const next = times?.wakeAt ?? null;
       const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
       this.#schedule(delay);
     } catch (error) {
@@ -207,7 +220,7 @@ export class Worker {
         definition.run(payload, context).then(resolve, reject);
       });
       finished = true;
-      await completeJob(db, job.id, this.id);
+      await this.#complete(job.id);
       settle('completed');
     } catch (error) {
       finished = true;
@@ -231,6 +244,32 @@ export class Worker {
       clearTimeout(limit);
       abort.signal.removeEventListener('abort', onRelease);
     }
+  }
+
+  /**
+   * Deletes a finished job's row. Jobs that finish while a delete is under way wait and go
+   * together in the next one (as a group commit does), so a busy worker spends one round trip
+   * on many completions and an idle one adds no delay.
+   */
+  #complete(jobId: string): Promise<void> {
+    return new Promise((done, failed) => {
+      this.#finished.push({ jobId, done, failed });
+      if (!this.#deleting) void this.#deleteFinished();
+    });
+  }
+
+  async #deleteFinished(): Promise<void> {
+    this.#deleting = true;
+    while (this.#finished.length > 0) {
+      const batch = this.#finished.splice(0, COMPLETION_BATCH);
+      try {
+        await completeJobs(this.#o.store.db, this.id, batch.map((f) => f.jobId));
+        for (const f of batch) f.done();
+      } catch (error) {
+        for (const f of batch) f.failed(error);
+      }
+    }
+    this.#deleting = false;
   }
 
   /**

@@ -1,13 +1,16 @@
 // POST /posts: the post, its targets and its first delivery step (the first target's job, the
-// scheduled dispatch, or the pending_approval event) written in one transaction.
+// scheduled dispatch, or the pending_approval event) written in one transaction (on PostgreSQL,
+// when nothing else goes with them, in one statement).
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../keys/service.ts';
-import type { PostStatus } from '../../db/schema.ts';
+import type { PostRow, PostStatus, PostTargetRow } from '../../db/schema.ts';
+import { writeTogether, type Together } from '../../db/write-together.ts';
+import { wakeLocalWorkers } from '../../jobs/wakeup.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { newId } from '../../lib/ids.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { PostWithTargets } from './repo.ts';
-import { queueTargetStep, scheduleDispatch } from './delivery/release.ts';
+import { dispatchJob, targetStepJob } from './delivery/release.ts';
 import type { NewPost } from './schemas.ts';
 import { checkSchedule, resolveTargets, type ResolvedTarget } from './targets.ts';
 import { finishRequest } from './idempotency.ts';
@@ -50,48 +53,55 @@ interface NewPostRows {
 }
 
 async function insertPost(deps: CreateDeps, { tenant, caller, body, requestKey, now, scheduledFor, status, postId, targets }: NewPostRows): Promise<PostWithTargets> {
-  return deps.store.db.transaction().execute(async (trx) => {
-    const ctx = { db: trx, store: deps.store, now };
-    const post = await trx
-      .insertInto('posts')
-      .values({ id: postId, organization_id: tenant.organizationId, content: body.content, status, scheduled_for: scheduledFor, approved_at: null, rejected_reason: null, api_key_id: caller.keyId, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // A post that goes out now has its first target released as it is written (startDelivery's
-    // effect, without reading the target back and updating it).
-    const ids = targets.map(() => newId('target', now));
-    const rows = await trx
-      .insertInto('post_targets')
-      .values(
-        targets.map((t, position) => ({
-          id: ids[position] ?? newId('target', now),
-          post_id: postId,
-          organization_id: tenant.organizationId,
-          position,
-          account_id: t.accountId,
-          platform: t.platform,
-          input: JSON.stringify(t.input),
-          options: JSON.stringify(t.options),
-          warnings: JSON.stringify(t.warnings),
-          status: 'pending' as const,
-          attempts: 0,
-          next_attempt_at: status === 'queued' && position === 0 ? now : null,
-          released_next: 0 as const,
-          progress: '{}',
-          platform_post_id: null,
-          url: null,
-          error: null,
-          published_at: null,
-          updated_at: now,
-        })),
-      )
-      .returningAll()
-      .execute();
-    await attachMediaToPost(trx, deps.config, tenant.organizationId, postId, mediaUrlsOf(targets));
-    if (status === 'pending_approval') await emitEvent(ctx, tenant.organizationId, 'post.pending_approval', { postId });
-    if (status === 'scheduled' && scheduledFor !== null) await scheduleDispatch(ctx, postId, Math.max(scheduledFor, now));
-    if (status === 'queued' && ids[0] !== undefined) await queueTargetStep(ctx, ids[0], now);
-    if (requestKey !== null) await finishRequest(trx, tenant.organizationId, requestKey, postId);
-    return { post, targets: rows.sort((a, b) => a.position - b.position) };
-  });
+  // The rows are built here whole (typed as read back, so a new column cannot be forgotten) and
+  // answered as written, instead of read back with RETURNING.
+  const post: PostRow = { id: postId, organization_id: tenant.organizationId, content: body.content, status, scheduled_for: scheduledFor, approved_at: null, rejected_reason: null, reviewed_by: null, reviewed_at: null, api_key_id: caller.keyId, created_at: now, updated_at: now };
+  const rows = targets.map(
+    (t, position): PostTargetRow => ({
+      id: newId('target', now),
+      post_id: postId,
+      organization_id: tenant.organizationId,
+      position,
+      account_id: t.accountId,
+      platform: t.platform,
+      input: JSON.stringify(t.input),
+      options: JSON.stringify(t.options),
+      warnings: JSON.stringify(t.warnings),
+      status: 'pending',
+      attempts: 0,
+      // A post that goes out now has its first target released as it is written (startDelivery's
+      // effect, without reading the target back and updating it).
+      next_attempt_at: status === 'queued' && position === 0 ? now : null,
+      released_next: 0,
+      progress: '{}',
+      platform_post_id: null,
+      url: null,
+      error: null,
+      published_at: null,
+      comment_poll_at: null,
+      updated_at: now,
+    }),
+  );
+  const first = rows[0];
+  const job =
+    status === 'queued' && first ? targetStepJob(now, first.id, now) : status === 'scheduled' && scheduledFor !== null ? dispatchJob(now, postId, Math.max(scheduledFor, now)) : null;
+  // The post, its targets and its first job: one statement on PostgreSQL (db/write-together.ts).
+  const together: Together = {
+    writes: [(db) => db.insertInto('posts').values(post), (db) => db.insertInto('post_targets').values(rows), ...(job ? [job.write] : [])],
+    ...(job ? { notify: job.notify } : {}),
+  };
+  const mediaUrls = mediaUrlsOf(targets);
+  const more = mediaUrls.length > 0 || status === 'pending_approval' || requestKey !== null;
+  const { db } = deps.store;
+  if (!more) await writeTogether(db, deps.store, together);
+  else {
+    await db.transaction().execute(async (trx) => {
+      await writeTogether(trx, deps.store, together);
+      await attachMediaToPost(trx, deps.config, tenant.organizationId, postId, mediaUrls);
+      if (status === 'pending_approval') await emitEvent({ db: trx, store: deps.store, now }, tenant.organizationId, 'post.pending_approval', { postId });
+      if (requestKey !== null) await finishRequest(trx, tenant.organizationId, requestKey, postId);
+    });
+  }
+  if (job) wakeLocalWorkers();
+  return { post, targets: rows };
 }

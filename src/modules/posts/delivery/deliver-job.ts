@@ -35,7 +35,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
         .selectFrom('post_targets as t')
         .innerJoin('posts as p', 'p.id', 't.post_id')
         .leftJoin('accounts as a', 'a.id', 't.account_id')
-        .select(['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id'])
+        .select(['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id', 'p.status as postStatus'])
         .select(['a.id as accountId', 'a.status as accountStatus', 'a.platform_user_id', 'a.username', 'a.access_token_enc', 'a.metadata'])
         .where('t.id', '=', targetId)
         .executeTakeFirst();
@@ -68,7 +68,8 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
           .executeTakeFirst();
         if (claimed.numUpdatedRows === 0n) return;
         attempts += 1;
-        await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
+        // Read with the target above: only the post's first target finds it still queued.
+        if (row.postStatus === 'queued') await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
       }
 
       // A run its worker gave up (lease lost or not renewed in time) goes on in the background

@@ -3,7 +3,6 @@
 // the meantime is left alone.
 import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
-import { lockPost } from '../repo.ts';
 import { postDispatch } from './kinds.ts';
 import { startDelivery } from './release.ts';
 
@@ -13,9 +12,9 @@ export function postDispatchJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
     async run({ postId }) {
       const now = deps.clock.now();
       await deps.store.db.transaction().execute(async (trx) => {
-        const post = await lockPost(trx, postId, now);
-        if (!post || post.status !== 'scheduled') return;
-        await trx.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).execute();
+        // Locks the post and moves it on in one statement; one no longer scheduled is left alone.
+        const queued = await trx.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id').executeTakeFirst();
+        if (!queued) return;
         await startDelivery({ db: trx, store: deps.store, now }, postId);
       });
     },

@@ -7,7 +7,7 @@ import type { PostStatus, PostTargetRow, TargetStatus } from '../../../db/schema
 import { emitEvent } from '../../events/emit.ts';
 import { lockPost } from '../repo.ts';
 import { DELIVERY_BACKOFF, MAX_TARGET_ATTEMPTS } from './kinds.ts';
-import { releaseNextTarget, scheduleTarget, type TxContext } from './release.ts';
+import { queueTargetStep, releaseNextTarget, scheduleTarget, type TxContext } from './release.ts';
 
 export type StepOutcome =
   | { kind: 'published'; platformPostId: string | null; url: string | null }
@@ -27,24 +27,30 @@ export function retryDelay(attempts: number, retryAfterMs?: number, random: () =
 export async function recordOutcome(ctx: TxContext, organizationId: string, target: Target, outcome: StepOutcome): Promise<TargetStatus> {
   const { db, now } = ctx;
   await lockPost(db, target.post_id, now);
+  // After its first attempt a target releases the next one; the mark rides in its own update.
+  const releasing = target.released_next === 0 ? { released_next: 1 as const } : {};
   let status: TargetStatus = 'publishing';
   switch (outcome.kind) {
     case 'published':
       status = 'published';
       await db
         .updateTable('post_targets')
-        .set({ status, platform_post_id: outcome.platformPostId, url: outcome.url, error: null, published_at: now, next_attempt_at: null, updated_at: now })
+        .set({ status, platform_post_id: outcome.platformPostId, url: outcome.url, error: null, published_at: now, next_attempt_at: null, updated_at: now, ...releasing })
         .where('id', '=', target.id)
         .execute();
       break;
     case 'processing':
-      await scheduleTarget(ctx, target.id, now + outcome.checkAfterMs);
+      await scheduleTarget(ctx, target.id, now + outcome.checkAfterMs, releasing);
       break;
     case 'failed': {
       const delay = outcome.retryable ? retryDelay(target.attempts, outcome.retryAfterMs) : null;
       status = delay === null ? 'failed' : 'pending';
-      await db.updateTable('post_targets').set({ status, error: outcome.message, updated_at: now, ...(delay === null ? { next_attempt_at: null } : {}) }).where('id', '=', target.id).execute();
-      if (delay !== null) await scheduleTarget(ctx, target.id, now + delay);
+      await db
+        .updateTable('post_targets')
+        .set({ status, error: outcome.message, updated_at: now, ...(delay === null ? { next_attempt_at: null } : { next_attempt_at: now + delay }), ...releasing })
+        .where('id', '=', target.id)
+        .execute();
+      if (delay !== null) await queueTargetStep(ctx, target.id, now + delay);
       break;
     }
     default: {
@@ -52,10 +58,7 @@ export async function recordOutcome(ctx: TxContext, organizationId: string, targ
       throw new Error(`unknown outcome ${String(unreachable)}`);
     }
   }
-  if (target.released_next === 0) {
-    await db.updateTable('post_targets').set({ released_next: 1 }).where('id', '=', target.id).execute();
-    await releaseNextTarget(ctx, target.post_id, target.position);
-  }
+  if (target.released_next === 0) await releaseNextTarget(ctx, target.post_id, target.position);
   if (status === 'published' || status === 'failed') await settlePost(ctx, organizationId, target.post_id);
   return status;
 }

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
-import { enqueue } from '../../../jobs/queue.ts';
+import { enqueue, jobWrite } from '../../../jobs/queue.ts';
 import { postDeliver, postDispatch } from './kinds.ts';
 
 export interface TxContext {
@@ -18,24 +18,31 @@ const dispatchKey = (postId: string) => `post.dispatch:${postId}`;
 
 /** Releases the first pending target after `afterPosition` that was not released yet. */
 export async function releaseNextTarget(ctx: TxContext, postId: string, afterPosition: number): Promise<string | null> {
+  // Found and released in one statement (the caller holds the post's lock).
   const next = await ctx.db
-    .selectFrom('post_targets')
-    .select(['id'])
-    .where('post_id', '=', postId)
-    .where('position', '>', afterPosition)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', 'is', null)
-    .orderBy('position')
-    .limit(1)
+    .updateTable('post_targets')
+    .set({ next_attempt_at: ctx.now, updated_at: ctx.now })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('post_targets')
+        .select('id')
+        .where('post_id', '=', postId)
+        .where('position', '>', afterPosition)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', 'is', null)
+        .orderBy('position')
+        .limit(1),
+    )
+    .returning('id')
     .executeTakeFirst();
   if (!next) return null;
-  await scheduleTarget(ctx, next.id, ctx.now);
+  await queueTargetStep(ctx, next.id, ctx.now);
   return next.id;
 }
 
-/** Sets when a target's next step is due and queues the job that runs it. */
-export async function scheduleTarget(ctx: TxContext, targetId: string, at: number): Promise<void> {
-  await ctx.db.updateTable('post_targets').set({ next_attempt_at: at, updated_at: ctx.now }).where('id', '=', targetId).execute();
+/** Sets when a target's next step is due (with `also`, more of its columns) and queues the job that runs it. */
+export async function scheduleTarget(ctx: TxContext, targetId: string, at: number, also: { released_next?: 1 } = {}): Promise<void> {
+  await ctx.db.updateTable('post_targets').set({ next_attempt_at: at, updated_at: ctx.now, ...also }).where('id', '=', targetId).execute();
   await queueTargetStep(ctx, targetId, at);
 }
 
@@ -43,6 +50,12 @@ export async function scheduleTarget(ctx: TxContext, targetId: string, at: numbe
 export async function queueTargetStep(ctx: TxContext, targetId: string, at: number): Promise<void> {
   await enqueue(ctx.db, ctx.store, ctx.now, postDeliver, { targetId, dueAt: at }, { runAt: at });
 }
+
+/** queueTargetStep's job as a write, for a new post written in one statement (create.ts). */
+export const targetStepJob = (now: number, targetId: string, at: number) => jobWrite(now, postDeliver, { targetId, dueAt: at }, { runAt: at });
+
+/** scheduleDispatch's job as a write. */
+export const dispatchJob = (now: number, postId: string, at: number) => jobWrite(now, postDispatch, { postId, dueAt: at }, { runAt: at, dedupeKey: dispatchKey(postId) });
 
 export const startDelivery = (ctx: TxContext, postId: string) => releaseNextTarget(ctx, postId, -1);
 
