@@ -11,6 +11,7 @@ import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { addMetaAccount } from './posts-meta-support.ts';
+import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { addAccount, createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 
 class ShiftClock implements Clock {
@@ -21,6 +22,8 @@ class ShiftClock implements Clock {
 }
 
 const BUSY = 150;
+/** TikTok lists 20 videos a page. */
+const BUSY_TIKTOK = 30;
 const PAST_THE_BOUND = 1_050;
 const AGENT = 'web:socialapi-tests:1.0 (by /u/tests)';
 
@@ -29,6 +32,7 @@ for (const dialect of DIALECTS) {
     let t: PostsApp;
     let key: string;
     let org: string;
+    let files: FileServer;
     const clock = new ShiftClock();
 
     before(async () => {
@@ -36,8 +40,14 @@ for (const dialect of DIALECTS) {
       ({ key, organizationId: org } = await t.tenant());
       // More reddit calls than its default window allows: the test's own posts count too.
       t.sandbox.updateSettings({ limits: { redditRequestsPerWindow: 10_000 } });
+      // An audited TikTok app may post publicly: private posts could not be looked for.
+      t.sandbox.configureApp({ platform: 'tiktok', clientId: 'tiktok-client', audited: true });
+      files = await fileServer({ '/c.mp4': { body: samples.mp4 } });
     });
-    after(() => t.close());
+    after(async () => {
+      await t.close();
+      await files.close();
+    });
 
     const sandboxUrl = (host: string, path: string) => `${t.url}/sandbox/${host}${path}`;
     const targetRow = (id: string) => t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -114,6 +124,41 @@ for (const dialect of DIALECTS) {
       const copies = () => [...t.sandbox.meta.fbPosts.values()].filter((p) => p.message === content).length;
       return { postId, fbPostId, pageId: acc.pageId, looks, copies };
     }
+
+    const tiktokInit = (token: string, title: string) =>
+      fetch(sandboxUrl('open.tiktokapis.com', '/v2/post/publish/video/init/'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, ...json },
+        body: JSON.stringify({ post_info: { title, privacy_level: 'FOLLOWER_OF_CREATOR' }, source_info: { source: 'PULL_FROM_URL', video_url: `${files.url}/c.mp4` } }),
+      });
+
+    test(`tiktok: the lost init is found on the second page of video.list, behind ${BUSY_TIKTOK} newer videos, and nothing is sent again`, async () => {
+      const content = `Busy tiktok ${dialect}`;
+      const acc = await addAccount(t, org, 'tiktok');
+      t.sandbox.faults.add({ host: 'open.tiktokapis.com', path: '/v2/post/publish/video/init', kind: 'server_error', status: 503, times: 1 });
+      const start = mark();
+      const { postId, targetId } = await publishNow(content, [{ accountId: acc.id, platformSpecificData: { privacyLevel: 'FOLLOWER_OF_CREATOR', mediaUrl: `${files.url}/c.mp4` } }]);
+      await firstFailure(targetId);
+      assert.equal((await tiktokInit(acc.token, content)).status, 200);
+      for (let i = 0; i < BUSY_TIKTOK; i++) {
+        // One millisecond apart: video.list's cursor is a creation time in ms.
+        t.sandbox.clock.advance(1);
+        assert.equal((await tiktokInit(acc.token, `Busy ${i} ${content}`)).status, 200);
+      }
+      await t.sandbox.idle();
+      const looks = mark();
+      await retryNow(targetId);
+      const post = await settled(t, key, postId);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const lost = [...t.sandbox.tiktok.publishes.values()].filter((p) => p.title === content);
+      assert.equal(lost.length, 1, 'one publish with the content');
+      assert.equal(post.targets[0]?.platformPostId, String(lost[0]?.postId));
+      assert.equal(calls('open.tiktokapis.com', start, 'POST', /\/video\/init\/?$/).length, 2 + BUSY_TIKTOK, 'the lost init, the test’s own and the busy ones: none sent again');
+      const pages = calls('open.tiktokapis.com', looks, 'POST', /\/video\/list\/?$/);
+      assert.equal(pages.length, 2, 'two pages read');
+      assert.equal((pages[0]?.body as { cursor?: unknown }).cursor, undefined);
+      assert.equal(typeof (pages[1]?.body as { cursor?: unknown }).cursor, 'number', 'the second page asked from the first page’s cursor');
+    });
 
     test(`reddit: the lost submit is found on the second page, behind ${BUSY} newer submissions, and nothing is sent again`, async () => {
       const content = `Busy reddit ${dialect}`;
