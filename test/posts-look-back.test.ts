@@ -22,6 +22,8 @@ class ShiftClock implements Clock {
 }
 
 const BUSY = 150;
+/** Threads allows 250 posts a day. */
+const BUSY_THREADS = 120;
 /** TikTok lists 20 videos a page. */
 const BUSY_TIKTOK = 30;
 const PAST_THE_BOUND = 1_050;
@@ -67,14 +69,19 @@ for (const dialect of DIALECTS) {
         return r.status === 'pending' && r.attempts === 1 && r.next_attempt_at !== null ? r : null;
       }, 10_000, 'the first attempt to fail');
 
-    /** Moves the service's clock and the platform's to the retry, and lets the worker run it. */
-    async function retryNow(targetId: string): Promise<void> {
-      const row = await targetRow(targetId);
-      assert.match(row.progress, /"inflight":\{"/, 'the call is marked: its fate is unknown');
-      const delta = (row.next_attempt_at ?? 0) - clock.now() + 1;
+    /** Moves the service's clock and the platform's to `at` (they agree, as real clocks roughly do), and lets the worker run. */
+    function runAt(at: number | null): void {
+      const delta = (at ?? 0) - clock.now() + 1;
       clock.offset += delta;
       t.sandbox.clock.advance(delta);
       t.worker?.wake();
+    }
+
+    /** Runs the retry of a target whose create-once call is marked: its fate unknown. */
+    async function retryNow(targetId: string): Promise<void> {
+      const row = await targetRow(targetId);
+      assert.match(row.progress, /"inflight":\{"/, 'the call is marked: its fate is unknown');
+      runAt(row.next_attempt_at);
     }
 
     /** Runs `count` calls, 25 at a time. */
@@ -131,6 +138,37 @@ for (const dialect of DIALECTS) {
         headers: { authorization: `Bearer ${token}`, ...json },
         body: JSON.stringify({ post_info: { title, privacy_level: 'FOLLOWER_OF_CREATOR' }, source_info: { source: 'PULL_FROM_URL', video_url: `${files.url}/c.mp4` } }),
       });
+
+    /** A Threads text post made through the API: a container, then threads_publish. */
+    async function threadsPost(userId: string, token: string, text: string): Promise<string> {
+      const post = (path: string, form: Record<string, string>) => fetch(sandboxUrl('graph.threads.net', `/v1.0/${userId}${path}`), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new URLSearchParams(form) });
+      const container = ((await (await post('/threads', { media_type: 'TEXT', text })).json()) as { id: string }).id;
+      const published = await post('/threads_publish', { creation_id: container });
+      assert.equal(published.status, 200);
+      return ((await published.json()) as { id: string }).id;
+    }
+
+    test(`threads: a publish whose answer was lost reads its id back from the second page, behind ${BUSY_THREADS} newer posts`, async () => {
+      const acc = await addAccount(t, org, 'threads');
+      const content = `Busy threads ${dialect}`;
+      t.sandbox.faults.add({ host: 'graph.threads.net', path: '/*/threads_publish', method: 'POST', kind: 'server_error', status: 503, times: 1 });
+      const { postId, targetId } = await publishNow(content, [{ accountId: acc.id }]);
+      const row = await firstFailure(targetId);
+      const container = (JSON.parse(row.progress) as { units: Array<{ container: string }> }).units[0]?.container ?? '';
+      const made = await fetch(sandboxUrl('graph.threads.net', `/v1.0/${acc.userId}/threads_publish`), { method: 'POST', headers: { authorization: `Bearer ${acc.token}` }, body: new URLSearchParams({ creation_id: container }) });
+      const mediaId = ((await made.json()) as { id: string }).id;
+      for (let i = 0; i < BUSY_THREADS; i++) await threadsPost(acc.userId, acc.token, `Busy ${i} ${content}`);
+      const looks = mark();
+      runAt(row.next_attempt_at);
+      const post = await settled(t, key, postId);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      assert.equal(post.targets[0]?.platformPostId, mediaId, 'the id read back, not left empty');
+      assert.equal([...t.sandbox.threads.posts.values()].filter((p) => p.text === content).length, 1);
+      assert.equal(calls('graph.threads.net', looks, 'POST', /\/threads_publish$/).length, 0, 'not published again');
+      const pages = calls('graph.threads.net', looks, 'GET', new RegExp(`/${acc.userId}/threads$`));
+      assert.equal(pages.length, 2, 'two pages read');
+      assert.ok(pages[1]?.query.after, 'the second page asked with the first page’s cursor');
+    });
 
     test(`tiktok: the lost init is found on the second page of video.list, behind ${BUSY_TIKTOK} newer videos, and nothing is sent again`, async () => {
       const content = `Busy tiktok ${dialect}`;
