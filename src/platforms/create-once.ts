@@ -14,8 +14,10 @@
 //
 // Reconciliation reads the platform, so a failure to read it is handled like any platform
 // failure (transient: retried later, the marker kept), except that a permanent one cannot
-// be allowed to turn into a second post: the target fails with a message saying so.
+// be allowed to turn into a second post: the target fails with a message saying so. So does a
+// look that could not see back as far as the call (look-back.ts).
 import { PlatformError } from './errors.ts';
+import { LookTooShort } from './look-back.ts';
 import type { PublishOutcome, PublishProgress } from './types.ts';
 
 /** Platform and service clocks may disagree by this much; `find` looks back this far. */
@@ -56,6 +58,15 @@ export type Waiting = Extract<PublishOutcome, { status: 'processing' }>;
 
 export const isWaiting = (value: unknown): value is Waiting =>
   typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'processing' && 'checkAfterMs' in value;
+
+/** The failure of a look that could not see back to the interrupted call: never retried (more posts only make it worse). */
+function unconfirmed(platform: string, error: LookTooShort): PlatformError {
+  return new PlatformError(
+    'permanent',
+    `the call that publishes this was cut off, and whether it went through could not be confirmed (${error.message}); it was not sent again, to avoid a duplicate: check the account, and publish the post again if it is missing`,
+    { platform },
+  );
+}
 
 /** A call whose fate is unknown: when it began, and whether it has ended (an answer that said nothing definite came back). */
 interface Marker {
@@ -129,10 +140,14 @@ export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promis
     try {
       found = await step.find(marker.at - CLOCK_SKEW_MS);
     } catch (error) {
-      if (error instanceof PlatformError && !error.retryable) {
+      // The account posted more since the call than a look reads (look-back.ts): nothing found
+      // does not mean nothing made. Left to a person, as for an unfindable call, unless one
+      // has already checked and published the post again.
+      if (error instanceof LookTooShort && marker.retry) found = null;
+      else if (error instanceof LookTooShort) throw unconfirmed(ctx.platform, error);
+      else if (error instanceof PlatformError && !error.retryable) {
         throw new PlatformError(error.kind === 'auth' ? 'auth' : 'permanent', `an interrupted call may have published this already, and checking failed (${error.message}); it was not sent again`, error.details);
-      }
-      throw error;
+      } else throw error;
     }
     if (found !== null) {
       delete inflight[step.key];

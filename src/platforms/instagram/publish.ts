@@ -10,7 +10,9 @@ import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH } from '../meta/graph.ts';
-import { graphTimeMs, list, obj, str } from '../json.ts';
+import { str, type Json } from '../json.ts';
+import { confirmedLook, lookBack } from '../look-back.ts';
+import { graphLook } from '../meta/graph-look.ts';
 import { containerFailure } from '../meta/errors.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
@@ -135,17 +137,19 @@ async function createContainer(call: GraphCall, user: string, content: string, o
   return id;
 }
 
-/** The media a lost media_publish made: the newest of the account's media (or stories) with this caption, made since `since`. */
+/**
+ * The media a lost media_publish made: the earliest of the account's media (or stories) with this
+ * caption made since `since`, paging back (look-back.ts). A look that stops at its bound answers
+ * nothing found: the container published once, so at worst the id stays unknown.
+ */
 async function findPublished(call: GraphCall, user: string, story: boolean, caption: string, since: number, isTaken: (id: string) => Promise<boolean>): Promise<string | null> {
-  const page = await call('GET', `/${user}/${story ? 'stories' : 'media'}`, { fields: 'id,caption,timestamp', since: Math.floor(since / 1000), limit: 100 });
-  for (const raw of [...list(page.data)].reverse()) {
-    const item = obj(raw);
-    const at = graphTimeMs(item.timestamp);
+  const matches = async (item: Json) => {
     const id = str(item.id);
-    if (!id || at === null || at < since || (!story && (str(item.caption) ?? '') !== caption)) continue;
-    if (!(await isTaken(id))) return id;
-  }
-  return null;
+    return id !== null && (story || (str(item.caption) ?? '') === caption) && !(await isTaken(id));
+  };
+  const read = (params: Record<string, string | number>) => call('GET', `/${user}/${story ? 'stories' : 'media'}`, params);
+  const { found } = await lookBack(since, graphLook(read, { fields: 'id,caption,timestamp', since: Math.floor(since / 1000) }, 'timestamp', matches));
+  return found ? str(found.id) : null;
 }
 
 /** The container can no longer be published (expired, failed upload): the retry makes new ones. */
@@ -156,13 +160,10 @@ async function forgetContainer(progress: PublishProgress, store: () => Promise<v
   await store();
 }
 
-/** A comment the account made on its media with this text, since `since`. */
+/** A comment the account made on its media with this text, since `since` (comments come newest first, 50 a page). */
 async function findOwnComment(call: GraphCall, mediaId: string, username: string | null, text: string, since: number): Promise<string | null> {
-  const page = await call('GET', `/${mediaId}/comments`, { fields: 'id,text,username,timestamp', limit: 50 });
-  for (const raw of list(page.data)) {
-    const item = obj(raw);
-    const at = graphTimeMs(item.timestamp);
-    if (at !== null && at >= since && str(item.text) === text && str(item.username) === username) return str(item.id);
-  }
-  return null;
+  const matches = (item: Json) => str(item.text) === text && str(item.username) === username && str(item.id) !== null;
+  const read = (params: Record<string, string | number>) => call('GET', `/${mediaId}/comments`, params);
+  const found = await confirmedLook(since, graphLook(read, { fields: 'id,text,username,timestamp', limit: 50 }, 'timestamp', matches));
+  return found ? str(found.id) : null;
 }

@@ -5,6 +5,7 @@
 import type { RedditOptions } from './options.ts';
 import type { PlatformHttp } from '../http.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
+import { confirmedLook } from '../look-back.ts';
 import type { PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { redditEnvelopeError, redditHttpError } from './errors.ts';
 
@@ -55,18 +56,23 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
         return { platformPostId: data.name, url: data.url ?? null };
       };
       // reddit has no idempotency key: an interrupted submit is looked for among the account's
-      // own submissions, by subreddit and title (create-once.ts).
+      // own submissions, by subreddit and title (create-once.ts), page after page (`after`).
       const find = async (since: number): Promise<Link | null> => {
-        const res = await http.send('reddit', { method: 'GET', url: `${API}/user/${encodeURIComponent(account.username ?? '')}/submitted`, query: { sort: 'new', limit: 100, raw_json: 1 }, headers });
-        if (res.status !== 200) throw redditHttpError(res.status, res.headers);
-        const children = ((res.body as Listing).data?.children ?? []).map((c) => c.data ?? {}).reverse();
-        for (const link of children) {
-          const created = typeof link.created_utc === 'number' ? link.created_utc * 1000 : 0;
-          if (created < since || link.title !== title || (link.subreddit ?? '').toLowerCase() !== subreddit.toLowerCase() || !link.name) continue;
-          if (await isTaken(link.name)) continue;
-          return { platformPostId: link.name, url: link.url ?? null };
-        }
-        return null;
+        let seen = 0;
+        const found = await confirmedLook<SubmittedLink, string>(since, {
+          page: async (after) => {
+            const query = { sort: 'new', limit: 100, raw_json: 1, ...(after ? { after, count: seen } : {}) };
+            const res = await http.send('reddit', { method: 'GET', url: `${API}/user/${encodeURIComponent(account.username ?? '')}/submitted`, query, headers });
+            if (res.status !== 200) throw redditHttpError(res.status, res.headers);
+            const data = (res.body as Listing).data;
+            const items = (data?.children ?? []).map((c) => c.data ?? {});
+            seen += items.length;
+            return { items, next: data?.after ?? null };
+          },
+          madeAt: (link) => (typeof link.created_utc === 'number' ? link.created_utc * 1000 : null),
+          matches: async (link) => link.title === title && (link.subreddit ?? '').toLowerCase() === subreddit.toLowerCase() && !!link.name && !(await isTaken(link.name)),
+        });
+        return found?.name ? { platformPostId: found.name, url: found.url ?? null } : null;
       };
       const result = await createOnce({ platform: 'reddit', progress, store: () => save(progress), now, inFlightMs }, { key: 'submit', make: submitOnce, find });
       if (isWaiting(result)) return result;
@@ -75,6 +81,15 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
   };
 }
 
+interface SubmittedLink {
+  name?: string;
+  title?: string;
+  subreddit?: string;
+  created_utc?: number;
+  url?: string;
+}
+
+/** A reddit Listing: `after` is the fullname to ask the next page after, null on the last. */
 interface Listing {
-  data?: { children?: Array<{ data?: { name?: string; title?: string; subreddit?: string; created_utc?: number; url?: string } }> };
+  data?: { after?: string | null; children?: Array<{ data?: SubmittedLink }> };
 }

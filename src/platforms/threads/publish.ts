@@ -8,7 +8,9 @@ import type { ThreadsOptions } from './options.ts';
 import type { PlatformHttp } from '../http.ts';
 import { CLOCK_SKEW_MS } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
-import { graphTimeMs, strings, text } from '../json.ts';
+import { obj, strings, text, type Json } from '../json.ts';
+import { lookBack } from '../look-back.ts';
+import { graphLook } from '../meta/graph-look.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
 import { graphBody } from '../meta/errors.ts';
@@ -154,7 +156,11 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
   };
 }
 
-/** The media a lost publish made: the user's newest posts (root) or replies, matched on text and parent. */
+/**
+ * The media a lost publish made: the earliest of the user's posts (root) or replies since `since`
+ * with this text and parent, paging back (look-back.ts). A look that stops at its bound answers
+ * nothing found: the container published once, so at worst the id stays unknown.
+ */
 async function findPublished(
   call: (method: 'GET' | 'POST', path: string) => Promise<Record<string, unknown>>,
   user: string,
@@ -164,18 +170,15 @@ async function findPublished(
   isTaken: ((id: string) => Promise<boolean>) | null,
 ): Promise<string | null> {
   const edge = unit.replyTo === null ? 'threads' : 'replies';
-  const page = await call('GET', `/${user}/${edge}?fields=id,text,timestamp,replied_to&since=${Math.floor(since / 1000)}&limit=100`);
-  const items = (Array.isArray(page.data) ? (page.data as Array<Record<string, unknown>>) : []).reverse();
-  for (const item of items) {
-    const at = graphTimeMs(item.timestamp);
-    const parent = (item.replied_to as { id?: unknown } | undefined)?.id;
-    if (at === null || at < since || (str(item.text) ?? '') !== unit.text) continue;
-    if (replyTo !== undefined && text(parent) !== replyTo) continue;
+  const read = (params: Record<string, string | number>) => call('GET', `/${user}/${edge}?${new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString()}`);
+  const matches = async (item: Json) => {
     const id = text(item.id);
-    if (!id || (isTaken && (await isTaken(id)))) continue;
-    return id;
-  }
-  return null;
+    if (!id || (str(item.text) ?? '') !== unit.text) return false;
+    if (replyTo !== undefined && text(obj(item.replied_to).id) !== replyTo) return false;
+    return !(isTaken && (await isTaken(id)));
+  };
+  const { found } = await lookBack(since, graphLook(read, { fields: 'id,text,timestamp,replied_to', since: Math.floor(since / 1000) }, 'timestamp', matches));
+  return found ? text(found.id) : null;
 }
 
 function mediaParams(url: string, altText: string | null | undefined, type?: string): Record<string, string | undefined> {

@@ -9,7 +9,8 @@ import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { processingDelay, progressNumber, progressString } from '../publisher.ts';
-import { obj, str, strings, text } from '../json.ts';
+import { list, obj, str, strings, text } from '../json.ts';
+import { confirmedLook } from '../look-back.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { tiktokFailure, tiktokPublishError } from './errors.ts';
 
@@ -81,17 +82,22 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
       return checkStatus(publishId);
 
       async function findPost(since: number): Promise<Found | null> {
-        const data = await call('/v2/video/list/?fields=id,title,video_description,create_time,share_url', { max_count: 20 });
-        const videos = (Array.isArray(data.videos) ? (data.videos as Array<Record<string, unknown>>) : []).reverse();
         const caption = photo ? text(options.title) : content;
-        for (const video of videos) {
-          const created = typeof video.create_time === 'number' ? video.create_time * 1000 : 0;
-          const id = text(video.id);
-          if (!id || created < since) continue;
-          const same = photo ? text(video.video_description) === content && text(video.title) === caption : text(video.title) === content || text(video.video_description) === content;
-          if (same && !(await isTaken(id))) return { postId: id, url: text(video.share_url) || null };
-        }
-        return null;
+        // video.list pages back with `cursor` (the last page's create time, ms) while has_more.
+        const found = await confirmedLook<Record<string, unknown>, number>(since, {
+          page: async (cursor) => {
+            const data = await call('/v2/video/list/?fields=id,title,video_description,create_time,share_url', { max_count: 20, ...(cursor === null ? {} : { cursor }) });
+            const next = data.has_more === true && typeof data.cursor === 'number' ? data.cursor : null;
+            return { items: list(data.videos).map(obj), next };
+          },
+          madeAt: (video) => (typeof video.create_time === 'number' ? video.create_time * 1000 : null),
+          matches: async (video) => {
+            const id = text(video.id);
+            const same = photo ? text(video.video_description) === content && text(video.title) === caption : text(video.title) === content || text(video.video_description) === content;
+            return id !== '' && same && !(await isTaken(id));
+          },
+        });
+        return found ? { postId: text(found.id), url: text(found.share_url) || null } : null;
       }
 
       async function init(): Promise<string> {

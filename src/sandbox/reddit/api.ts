@@ -5,6 +5,7 @@ import { redditAuth } from './auth.ts';
 import { httpError, type ErrorTriplet } from './errors.ts';
 import { storeComment } from './comments.ts';
 import { envelope, form } from './submit.ts';
+import { sliceListing } from './paging.ts';
 import { child, listing } from './things.ts';
 
 export function comment(ctx: RouteContext): unknown {
@@ -58,16 +59,18 @@ export function info(ctx: RouteContext): unknown {
   return listing(ctx.state, found);
 }
 
-/** GET /user/{username}/submitted (scope `history`): the user's links, newest first (`sort=new`). */
+/**
+ * GET /user/{username}/submitted (scope `history`): the user's links, newest first (`sort=new`;
+ * links of one second in the order they were made), a page at a time (paging.ts).
+ */
 export function submitted(ctx: RouteContext): unknown {
   redditAuth(ctx, 'history');
   const name = (ctx.params.name ?? '').toLowerCase();
-  const limit = Math.max(1, Math.min(Number(ctx.query.limit ?? 25) || 25, 100));
   const links = [...ctx.state.reddit.things.values()]
     .filter((t) => t.kind === 't3' && !t.deleted && t.author.toLowerCase() === name)
-    .sort((a, b) => b.createdUtc - a.createdUtc)
-    .slice(0, limit);
-  return listing(ctx.state, links);
+    .sort((a, b) => b.createdUtc - a.createdUtc || parseInt(b.id, 36) - parseInt(a.id, 36));
+  const page = sliceListing(ctx, links);
+  return listing(ctx.state, page.things, page);
 }
 
 export function me(ctx: RouteContext): unknown {

@@ -41,8 +41,9 @@ export function thingData(state: SandboxState, thing: RedditThing): Record<strin
 
 export const child = (state: SandboxState, thing: RedditThing) => ({ kind: thing.kind, data: thingData(state, thing) });
 
-export function listing(state: SandboxState, things: RedditThing[]) {
-  return { kind: 'Listing', data: { after: null, dist: things.length, modhash: null, geo_filter: '', children: things.map((t) => child(state, t)), before: null } };
+/** A Listing of these things; `cursors` are the fullnames around a page (null: none, as for a whole list). */
+export function listing(state: SandboxState, things: RedditThing[], cursors: { after: string | null; before: string | null } = { after: null, before: null }) {
+  return { kind: 'Listing', data: { after: cursors.after, dist: things.length, modhash: null, geo_filter: '', children: things.map((t) => child(state, t)), before: cursors.before } };
 }
 
 /** `title_words_like_this` as reddit builds permalink slugs. */
