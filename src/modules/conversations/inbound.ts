@@ -130,14 +130,14 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
             return null;
           }
           // Stored already by a sync: the event names that message.
-          const known = item.mid ? await storedMessage(db, conversation, item.mid) : undefined;
+          const known = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
           return { ...facts, messageId: known?.id ?? null };
         },
       };
     }
     case 'read': {
       // Everything the account sent up to the watermark (Messenger) or the message read (Instagram).
-      const read = item.mid ? await storedMessage(db, conversation, item.mid) : undefined;
+      const read = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       const upTo = item.watermark ?? (read ? Number(read.sent_at) : null);
       return {
         type: 'message.read',
@@ -151,7 +151,7 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
       };
     }
     case 'delivery': {
-      const first = item.mid ? await storedMessage(db, conversation, item.mid) : undefined;
+      const first = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       return {
         type: 'message.delivered',
         facts: { messageId: first?.id ?? null, platformMessageId: item.mid, platformMessageIds: item.mids, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp },
@@ -167,7 +167,7 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
       };
     }
     case 'reaction': {
-      const target = item.mid ? await storedMessage(db, conversation, item.mid) : undefined;
+      const target = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       return {
         type: 'message.reaction',
         facts: { messageId: target?.id ?? null, platformMessageId: item.mid, direction: target?.direction ?? 'outbound', text: target?.text ?? null, reaction: item.reaction, sentAt: item.timestamp },
@@ -184,6 +184,6 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
   }
 }
 
-async function storedMessage(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
+async function storedByMid(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
   return (await messageByPlatformId.execute(db, conversation.account_id, mid)).rows[0];
 }

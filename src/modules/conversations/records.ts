@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import type { ConversationView, MessageView } from './schemas.ts';
-import { conversationOf, insertConversation, insertMessageRow, touchFor } from './queries.ts';
+import { conversationOf, insertConversation, insertMessageRow, messageByPlatformId, touchFor } from './queries.ts';
 import { messagingWindow } from './window.ts';
 
 export interface Attachment {
@@ -109,6 +109,13 @@ export async function conversationFor(
   const [raced] = (await conversationOf.execute(db, account.id, participant.id)).rows;
   if (!raced) throw new Error('the conversation was neither inserted nor found');
   return raced;
+}
+
+/** The stored message of a platform message id (one the caller knows is stored). */
+export async function storedMessage(db: Kysely<Database>, accountId: string, platformMessageId: string): Promise<MessageRow> {
+  const [row] = (await messageByPlatformId.execute(db, accountId, platformMessageId)).rows;
+  if (!row) throw new Error(`no stored message ${platformMessageId}`);
+  return row;
 }
 
 export interface NewMessage {
