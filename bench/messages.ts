@@ -253,7 +253,7 @@ export interface SendResult {
   service: { p50: number; p99: number };
   platform: { p50: number; p99: number };
   overhead: { p50: number; p99: number };
-  /** Server CPU µs per send (the send and the processing of its echo); null where it cannot be read. */
+  /** Server CPU µs per send (the send, and the processing of its echo and delivery webhooks); null where it cannot be read. */
   cpuPerSend: number | null;
 }
 
@@ -403,7 +403,7 @@ export function formatMessagesResult(result: MessagesResult, options: MessagesBe
   const s = result.send;
   if (!s) return out;
   out.push(`  [SQLite] send, ${s.pairs} pairs one at a time (serve in its own process, the sandbox in the bench's): through the service p50 ${f(s.service.p50)} / p99 ${f(s.service.p99)} ms; the same call straight to the sandbox p50 ${f(s.platform.p50)} / p99 ${f(s.platform.p99)} ms`);
-  if (s.cpuPerSend !== null) out.push(`    server CPU ${Math.round(s.cpuPerSend)} µs per send (the send and the processing of its echo)`);
+  if (s.cpuPerSend !== null) out.push(`    server CPU ${Math.round(s.cpuPerSend)} µs per send (the send, and the processing of its echo and delivery webhooks)`);
   out.push(`    service overhead (service − direct, per pair): p50 ${f(s.overhead.p50)} ms, p99 ${f(s.overhead.p99)} ms (target p99 < ${TARGETS.sendOverheadP99Ms} ms: ${verdict(s.overhead.p99, TARGETS.sendOverheadP99Ms)})`);
   return out;
 }
