@@ -62,8 +62,7 @@ export interface ConversationAccount {
 
 /**
  * The account's conversation with the person, created when there is none (first contact, a
- * sync, a first send). A participant's username and name are kept once known: a later null does
- * not erase them. `sendingUntil` marks a conversation created for a send in flight (send.ts).
+ * sync). A participant's username and name are kept once known: a later null does not erase them.
  */
 export async function conversationFor(
   db: Kysely<Database>,
@@ -72,7 +71,6 @@ export async function conversationFor(
   at: number,
   now: number,
   platformConversationId: string | null = null,
-  sendingUntil: number | null = null,
 ): Promise<ConversationRow> {
   const [existing] = (await conversationOf.execute(db, account.id, participant.id)).rows;
   if (existing) {
@@ -84,6 +82,22 @@ export async function conversationFor(
     await db.updateTable('conversations').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
     return { ...existing, ...changes };
   }
+  return createConversation(db, account, participant, at, now, platformConversationId);
+}
+
+/**
+ * A conversation the caller found none of: created, or another writer's if that one won the
+ * race. `sendingUntil` marks one created for a send in flight (whatsapp/messages.ts).
+ */
+export async function createConversation(
+  db: Kysely<Database>,
+  account: ConversationAccount,
+  participant: MessagingParticipant,
+  at: number,
+  now: number,
+  platformConversationId: string | null = null,
+  sendingUntil: number | null = null,
+): Promise<ConversationRow> {
   const row: ConversationRow = {
     id: newId('conversation', now),
     organization_id: account.organization_id,

@@ -12,7 +12,7 @@ import type { Caller } from '../../http/caller.ts';
 import { refuseUnapprovedSend } from '../conversations/access.ts';
 import { emitMessageEvent, messageEventData } from '../conversations/events.ts';
 import { conversationOf, markSending } from '../conversations/queries.ts';
-import { conversationFor, insertMessage, presentMessage, storedMessage, touchConversation } from '../conversations/records.ts';
+import { createConversation, insertMessage, presentMessage, storedMessage, touchConversation } from '../conversations/records.ts';
 import type { MessageView } from '../conversations/schemas.ts';
 import { requireOpenWindow } from '../conversations/window.ts';
 import { uploadMedia } from './media.ts';
@@ -58,7 +58,7 @@ export async function sendMessage(deps: WhatsAppDeps, tenant: Tenant, caller: Ca
   // made here for nothing is removed if the send fails.
   const { db } = deps.store;
   const sendingUntil = deps.clock.now() + SENDING_HOLD_MS;
-  const conversation = known ?? (await conversationFor(db, row, { id: waId, username: null, name: null }, deps.clock.now(), deps.clock.now(), null, sendingUntil));
+  const conversation = known ?? (await createConversation(db, row, { id: waId, username: null, name: null }, deps.clock.now(), deps.clock.now(), null, sendingUntil));
   // Marked by its creation, unless another writer created it first (then it carries no mark).
   if (conversation.sending_until !== sendingUntil) await markSending.execute(db, conversation.id, sendingUntil);
   let sent;
