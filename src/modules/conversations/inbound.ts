@@ -80,6 +80,12 @@ export async function recordMessagingItem(ctx: EmitContext, account: InboundAcco
   const participant = profiles.get(profileKey(account.id, item.participantId)) ?? { id: item.participantId, username: null, name: null };
   const conversation = await conversationFor(db, account, participant, item.timestamp, now);
   if (item.kind === 'echo' && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new EchoTooEarly();
+  if (item.kind === 'echo' && item.mid) {
+    // On PostgreSQL the send's transaction (the message stored, the mark cleared) may have
+    // committed between the first look and the conversation's read: a second look finds it.
+    const [ours] = (await messageByPlatformId.execute(db, account.id, item.mid)).rows;
+    if (ours) return false;
+  }
 
   // The event's data is known before the inbox row is written (reads only); the writes follow
   // once that row says the event is new.

@@ -233,11 +233,14 @@ async function recordMessage(ctx: EmitContext, account: Account, item: InboundWh
 
 async function recordStatus(ctx: EmitContext, account: Account, item: InboundWhatsAppStatus, receivedAt: number): Promise<boolean> {
   const { db } = ctx;
-  const message = await byPlatformId(db, account.id, item.mid);
+  let message = await byPlatformId(db, account.id, item.mid);
   if (!message && item.recipient.phone) {
     // A send to this person is in flight: its message is about to be stored; the job runs again later.
     const [pending] = (await conversationOf.execute(db, account.id, item.recipient.phone)).rows;
     if (pending?.sending_until != null && Number(pending.sending_until) > ctx.now) throw new StatusTooEarly();
+    // On PostgreSQL the send's transaction (the message stored, the mark cleared) may have
+    // committed between the first look and the conversation's read: a second look finds it.
+    message = await byPlatformId(db, account.id, item.mid);
   }
   const eventId = newId('event', ctx.now);
   const data: EventData<'message.status'> = {
