@@ -2,9 +2,11 @@
 // all with its one message shape. A platform event's data is also kept as the inbox event of
 // kind `message` whose id is the eventId; a message sent through the service has eventId null
 // and no inbox event.
-import type { ConversationRow } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { ConversationRow, Database } from '../../db/schema.ts';
 import { emitEvent, type EmitContext } from '../events/emit.ts';
 import type { EventData } from '../events/catalog.ts';
+import { insertInboxMessage } from './queries.ts';
 import type { Attachment } from './records.ts';
 
 export type MessageEventType = 'message.received' | 'message.sent' | 'message.read' | 'message.delivered' | 'message.reaction';
@@ -54,4 +56,20 @@ export function messageEventData(eventId: string | null, account: EventAccount, 
 
 export async function emitMessageEvent(ctx: EmitContext, organizationId: string, type: MessageEventType, data: MessageEventData): Promise<void> {
   await emitEvent(ctx, organizationId, type, data, data.eventId ? { id: data.eventId } : {});
+}
+
+export interface InboxMessage {
+  eventId: string;
+  organizationId: string;
+  accountId: string;
+  platform: string;
+  dedupeKey: string;
+  data: unknown;
+  receivedAt: number;
+}
+
+/** The platform event's inbox row, which decides "once": false when that event was recorded before. */
+export async function recordInboxMessage(db: Kysely<Database>, row: InboxMessage): Promise<boolean> {
+  const inserted = await insertInboxMessage.execute(db, row.eventId, row.organizationId, row.accountId, row.platform, row.dedupeKey, JSON.stringify(row.data), row.receivedAt);
+  return (inserted.numAffectedRows ?? 0n) > 0n;
 }

@@ -15,7 +15,8 @@ import { credentialsOf } from '../accounts/credentials.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import type { MessagingItem } from '../platform-webhooks/meta-messaging.ts';
-import { emitMessageEvent, messageEventData, type MessageEventType, type MessageFacts } from './events.ts';
+import { emitMessageEvent, messageEventData, recordInboxMessage, type MessageEventType, type MessageFacts } from './events.ts';
+import { accountsByPlatformId, conversationExists, messageByPlatformId } from './queries.ts';
 import { conversationFor, insertMessage, touchConversation } from './records.ts';
 
 export type InboundAccount = Pick<AccountRow, 'id' | 'organization_id' | 'platform' | 'external_id' | 'platform_user_id'>;
@@ -40,7 +41,7 @@ export async function accountsOf(db: Kysely<Database>, items: MessagingItem[]): 
   const rows: AccountRow[] = [];
   for (const pair of pairs) {
     const [platform = '', id = ''] = pair.split(/:(.*)/s);
-    rows.push(...(await db.selectFrom('accounts').selectAll().where('platform', '=', platform).where('platform_user_id', '=', id).execute()));
+    rows.push(...(await accountsByPlatformId.execute(db, platform, id)).rows);
   }
   return rows;
 }
@@ -52,7 +53,7 @@ export async function prepareProfiles(deps: Pick<AppDeps, 'store' | 'sealer' | '
     for (const account of accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId)) {
       const key = profileKey(account.id, item.participantId);
       if (profiles.has(key)) continue;
-      const known = await deps.store.db.selectFrom('conversations').select('id').where('account_id', '=', account.id).where('participant_id', '=', item.participantId).executeTakeFirst();
+      const [known] = (await conversationExists.execute(deps.store.db, account.id, item.participantId)).rows;
       if (known) continue;
       const messaging = deps.platforms.of(account.platform)?.messaging;
       let profile: MessagingParticipant = { id: item.participantId, username: null, name: null };
@@ -73,24 +74,25 @@ export async function prepareProfiles(deps: Pick<AppDeps, 'store' | 'sealer' | '
 export async function recordMessagingItem(ctx: EmitContext, account: InboundAccount, item: MessagingItem, profiles: Map<string, MessagingParticipant>, receivedAt: number): Promise<boolean> {
   const { db, now } = ctx;
   if (item.kind === 'echo' && item.mid) {
-    const ours = await db.selectFrom('messages').select('id').where('account_id', '=', account.id).where('platform_message_id', '=', item.mid).executeTakeFirst();
+    const [ours] = (await messageByPlatformId.execute(db, account.id, item.mid)).rows;
     if (ours) return false;
   }
   const participant = profiles.get(profileKey(account.id, item.participantId)) ?? { id: item.participantId, username: null, name: null };
   const conversation = await conversationFor(db, account, participant, item.timestamp, now);
   if (item.kind === 'echo' && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new EchoTooEarly();
+  if (item.kind === 'echo' && item.mid) {
+    // On PostgreSQL the send's transaction (the message stored, the mark cleared) may have
+    // committed between the first look and the conversation's read: a second look finds it.
+    const [ours] = (await messageByPlatformId.execute(db, account.id, item.mid)).rows;
+    if (ours) return false;
+  }
 
   // The event's data is known before the inbox row is written (reads only); the writes follow
   // once that row says the event is new.
   const eventId = newId('event', now);
   const plan = await planOf(db, conversation, item, now);
   let data = messageEventData(eventId, account, conversation, plan.facts, receivedAt);
-  const recorded = await db
-    .insertInto('inbox_events')
-    .values({ id: eventId, organization_id: account.organization_id, account_id: account.id, platform: account.platform, kind: 'message', dedupe_key: item.dedupeKey, data: JSON.stringify(data), received_at: receivedAt })
-    .onConflict((oc) => oc.columns(['account_id', 'kind', 'dedupe_key']).doNothing())
-    .executeTakeFirst();
-  if (recorded.numInsertedOrUpdatedRows === 0n) return false;
+  if (!(await recordInboxMessage(db, { eventId, organizationId: account.organization_id, accountId: account.id, platform: account.platform, dedupeKey: item.dedupeKey, data, receivedAt }))) return false;
   const corrected = await plan.write();
   if (corrected) {
     data = messageEventData(eventId, account, conversation, corrected, receivedAt);
@@ -134,14 +136,14 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
             return null;
           }
           // Stored already by a sync: the event names that message.
-          const known = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+          const known = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
           return { ...facts, messageId: known?.id ?? null };
         },
       };
     }
     case 'read': {
       // Everything the account sent up to the watermark (Messenger) or the message read (Instagram).
-      const read = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      const read = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       const upTo = item.watermark ?? (read ? Number(read.sent_at) : null);
       return {
         type: 'message.read',
@@ -155,7 +157,7 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
       };
     }
     case 'delivery': {
-      const first = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      const first = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       return {
         type: 'message.delivered',
         facts: { messageId: first?.id ?? null, platformMessageId: item.mid, platformMessageIds: item.mids, direction: 'outbound', text: null, watermark: item.watermark, sentAt: item.timestamp },
@@ -171,7 +173,7 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
       };
     }
     case 'reaction': {
-      const target = item.mid ? await messageByPlatformId(db, conversation, item.mid) : undefined;
+      const target = item.mid ? await storedByMid(db, conversation, item.mid) : undefined;
       return {
         type: 'message.reaction',
         facts: { messageId: target?.id ?? null, platformMessageId: item.mid, direction: target?.direction ?? 'outbound', text: target?.text ?? null, reaction: item.reaction, sentAt: item.timestamp },
@@ -188,6 +190,6 @@ async function planOf(db: Kysely<Database>, conversation: ConversationRow, item:
   }
 }
 
-function messageByPlatformId(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
-  return db.selectFrom('messages').selectAll().where('account_id', '=', conversation.account_id).where('platform_message_id', '=', mid).executeTakeFirst();
+async function storedByMid(db: Kysely<Database>, conversation: ConversationRow, mid: string): Promise<MessageRow | undefined> {
+  return (await messageByPlatformId.execute(db, conversation.account_id, mid)).rows[0];
 }

@@ -1,13 +1,14 @@
 // The stored conversations and messages: finding them in the caller's organization, creating a
 // conversation on first contact, and their API views. Shared by the routes, the sync and the
 // inbound webhook handler, which all write the same rows.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ConversationRow, Database, MessageRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { errors } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import type { ConversationView, MessageView } from './schemas.ts';
+import { conversationOf, insertConversation, insertMessageRow, messageByPlatformId, touchFor } from './queries.ts';
 import { messagingWindow } from './window.ts';
 
 export interface Attachment {
@@ -71,7 +72,7 @@ export async function conversationFor(
   now: number,
   platformConversationId: string | null = null,
 ): Promise<ConversationRow> {
-  const existing = await db.selectFrom('conversations').selectAll().where('account_id', '=', account.id).where('participant_id', '=', participant.id).executeTakeFirst();
+  const [existing] = (await conversationOf.execute(db, account.id, participant.id)).rows;
   if (existing) {
     const changes: Partial<ConversationRow> = {};
     if (platformConversationId && existing.platform_conversation_id !== platformConversationId) changes.platform_conversation_id = platformConversationId;
@@ -81,6 +82,22 @@ export async function conversationFor(
     await db.updateTable('conversations').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
     return { ...existing, ...changes };
   }
+  return createConversation(db, account, participant, at, now, platformConversationId);
+}
+
+/**
+ * A conversation the caller found none of: created, or another writer's if that one won the
+ * race. `sendingUntil` marks one created for a send in flight (whatsapp/messages.ts).
+ */
+export async function createConversation(
+  db: Kysely<Database>,
+  account: ConversationAccount,
+  participant: MessagingParticipant,
+  at: number,
+  now: number,
+  platformConversationId: string | null = null,
+  sendingUntil: number | null = null,
+): Promise<ConversationRow> {
   const row: ConversationRow = {
     id: newId('conversation', now),
     organization_id: account.organization_id,
@@ -95,13 +112,24 @@ export async function conversationFor(
     last_message_at: at,
     last_message_text: null,
     last_inbound_at: null,
-    sending_until: null,
+    sending_until: sendingUntil,
     created_at: now,
     updated_at: now,
   };
   // Two webhooks of one new person may race: the unique (account, participant) keeps one row.
-  await db.insertInto('conversations').values(row).onConflict((oc) => oc.columns(['account_id', 'participant_id']).doNothing()).execute();
-  return db.selectFrom('conversations').selectAll().where('account_id', '=', account.id).where('participant_id', '=', participant.id).executeTakeFirstOrThrow();
+  // Ours when the insert took; otherwise the other's, read back.
+  const inserted = await insertConversation.execute(db, row.id, row.organization_id, row.account_id, row.platform, platformConversationId, participant.id, participant.username, participant.name, at, sendingUntil, now);
+  if ((inserted.numAffectedRows ?? 0n) > 0n) return row;
+  const [raced] = (await conversationOf.execute(db, account.id, participant.id)).rows;
+  if (!raced) throw new Error('the conversation was neither inserted nor found');
+  return raced;
+}
+
+/** The stored message of a platform message id (one the caller knows is stored). */
+export async function storedMessage(db: Kysely<Database>, accountId: string, platformMessageId: string): Promise<MessageRow> {
+  const [row] = (await messageByPlatformId.execute(db, accountId, platformMessageId)).rows;
+  if (!row) throw new Error(`no stored message ${platformMessageId}`);
+  return row;
 }
 
 export interface NewMessage {
@@ -134,8 +162,8 @@ export async function insertMessage(db: Kysely<Database>, conversation: Conversa
     error: null,
     created_at: now,
   };
-  const inserted = await db.insertInto('messages').values(row).onConflict((oc) => oc.columns(['account_id', 'platform_message_id']).doNothing()).executeTakeFirst();
-  return inserted.numInsertedOrUpdatedRows === 0n ? null : row;
+  const inserted = await insertMessageRow.execute(db, row.id, row.organization_id, row.account_id, row.conversation_id, row.direction, row.platform_message_id, row.text, row.attachments, row.status, row.sent_at, row.postback, now);
+  return (inserted.numAffectedRows ?? 0n) === 0n ? null : row;
 }
 
 /**
@@ -153,18 +181,6 @@ export async function touchConversation(
   /** The service's own send is over: its echo need not wait any more. */
   sendDone = false,
 ): Promise<void> {
-  const at = Number(message.sent_at);
-  const later = sql<boolean>`last_message_at <= ${at}`;
-  await db
-    .updateTable('conversations')
-    .set({
-      last_message_at: sql<number>`case when ${later} then ${at} else last_message_at end`,
-      last_message_text: sql<string | null>`case when ${later} then ${message.text} else last_message_text end`,
-      ...(message.direction === 'inbound' ? { last_inbound_at: sql<number>`case when last_inbound_at is null or last_inbound_at < ${at} then ${at} else last_inbound_at end` } : {}),
-      ...(unreadBy ? { unread: sql<number>`unread + ${unreadBy}`, status: 'active' as const } : {}),
-      ...(sendDone ? { sending_until: null } : {}),
-      updated_at: now,
-    })
-    .where('id', '=', conversationId)
-    .execute();
+  const query = touchFor({ inbound: message.direction === 'inbound', reopens: unreadBy > 0, sendDone });
+  await query.execute(db, Number(message.sent_at), message.text, unreadBy, now, conversationId);
 }

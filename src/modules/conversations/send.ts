@@ -14,7 +14,8 @@ import { storeFor } from '../../storage/index.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
 import { conversationAccount, messagingOf, refuseUnapprovedSend, requireMessagingPermission, type ConversationDeps } from './access.ts';
 import { emitMessageEvent, messageEventData } from './events.ts';
-import { findConversation, insertMessage, presentMessage, touchConversation } from './records.ts';
+import { markSending } from './queries.ts';
+import { findConversation, insertMessage, presentMessage, storedMessage, touchConversation } from './records.ts';
 import type { MessageView } from './schemas.ts';
 import { requireOpenWindow } from './window.ts';
 import { sendFromInbox, WHATSAPP_ONLY, type InboxSendBody } from '../whatsapp/inbox.ts';
@@ -62,7 +63,7 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
   requireOpenWindow(conversation.platform, lastInbound, deps.clock.now(), body.tag);
 
   const { db } = deps.store;
-  await db.updateTable('conversations').set({ sending_until: deps.clock.now() + SENDING_HOLD_MS }).where('id', '=', conversation.id).execute();
+  await markSending.execute(db, conversation.id, deps.clock.now() + SENDING_HOLD_MS);
   try {
     const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));
     const now = deps.clock.now();
@@ -71,7 +72,7 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
       const text = content.text ?? null;
       const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
       // The platform never gives one message id twice; should it, the stored message stands.
-      const row = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', account.id).where('platform_message_id', '=', sent.platformMessageId).executeTakeFirstOrThrow());
+      const row = stored ?? (await storedMessage(trx, account.id, sent.platformMessageId));
       await touchConversation(trx, conversation.id, row, now, 0, true);
       if (stored) {
         const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
@@ -80,7 +81,7 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
       return presentMessage(row);
     });
   } catch (error) {
-    await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+    await markSending.execute(db, conversation.id, null);
     throw error;
   }
 }

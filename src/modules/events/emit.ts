@@ -4,10 +4,33 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { prepare } from '../../db/prepared.ts';
 import { newId } from '../../lib/ids.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { webhookSend } from '../webhooks/send-kind.ts';
 import type { EventData, EventType } from './catalog.ts';
+
+// Compiled once (db/prepared.ts): every inbound message, status and send emits an event.
+const insertEvent = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) =>
+  db.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now }),
+);
+const endpointsOf = prepare((db, organizationId: string) => db.selectFrom('webhook_endpoints').select(['id', 'events']).where('organization_id', '=', organizationId));
+const insertDelivery = prepare((db, id: string, organizationId: string, webhookId: string, eventId: string, now: number) =>
+  db.insertInto('webhook_deliveries').values({
+    id,
+    organization_id: organizationId,
+    webhook_id: webhookId,
+    event_id: eventId,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_response_status: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: now,
+    updated_at: now,
+  }),
+);
 
 export interface EmitContext {
   /** The caller's transaction. */
@@ -31,37 +54,32 @@ export async function emitEvent<E extends EventType>(
 ): Promise<Emitted> {
   const { db, now } = ctx;
   const eventId = options.id ?? newId('event', now);
-  await db.insertInto('events').values({ id: eventId, organization_id: organizationId, type, data: JSON.stringify(data), created_at: now }).execute();
+  await insertEvent.execute(db, eventId, organizationId, type, JSON.stringify(data), now);
 
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('organization_id', '=', organizationId)
-    .$if(options.onlyWebhookId !== undefined, (qb) => qb.where('id', '=', options.onlyWebhookId ?? ''))
-    .execute();
-  const targets = options.onlyWebhookId ? endpoints : endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
+  const { rows: endpoints } = await endpointsOf.execute(db, organizationId);
+  const only = options.onlyWebhookId;
+  const targets = only !== undefined ? endpoints.filter((e) => e.id === only) : endpoints.filter((e) => subscribes(e.events, type));
   const deliveryIds: string[] = [];
   for (const endpoint of targets) {
     const deliveryId = newId('delivery', now);
-    await db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: deliveryId,
-        organization_id: organizationId,
-        webhook_id: endpoint.id,
-        event_id: eventId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        last_response_status: null,
-        last_error: null,
-        delivered_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertDelivery.execute(db, deliveryId, organizationId, endpoint.id, eventId, now);
     await enqueue(db, ctx.store, now, webhookSend, { deliveryId, dueAt: now });
     deliveryIds.push(deliveryId);
   }
   return { eventId, deliveryIds };
+}
+
+/**
+ * Whether an endpoint's stored event list (JSON text) names `type`. Parsed lists are kept by
+ * their text: an endpoint's list changes rarely and is read for every event.
+ */
+const parsedLists = new Map<string, ReadonlySet<string>>();
+function subscribes(events: string, type: string): boolean {
+  let list = parsedLists.get(events);
+  if (!list) {
+    list = new Set(JSON.parse(events) as string[]);
+    if (parsedLists.size >= 1000) parsedLists.clear();
+    parsedLists.set(events, list);
+  }
+  return list.has(type);
 }

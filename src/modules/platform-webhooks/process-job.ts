@@ -9,7 +9,8 @@
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, PlatformWebhookStatus } from '../../db/schema.ts';
+import { prepare } from '../../db/prepared.ts';
 import { defineJob, jobKind, type JobContext } from '../../jobs/catalog.ts';
 import { recordInboundComment } from '../inbox/record.ts';
 import { fillMentions } from './mention-details.ts';
@@ -20,6 +21,12 @@ import { parseWhatsAppAccountChanges, recordWhatsAppAccountChanges, withoutWhats
 import { parseWhatsAppMessages, recordWhatsAppMessages, withoutWhatsAppMessages } from '../whatsapp/inbound-messages.ts';
 
 export const platformEventProcess = jobKind('platform_event.process', Type.Object({ eventId: Type.String() }), { maxAttempts: 5 });
+
+// Compiled once (db/prepared.ts): every stored platform event is read and marked.
+const storedEvent = prepare((db, id: string) => db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', id));
+const markProcessed = prepare((db, status: PlatformWebhookStatus, note: string | null, now: number, id: string) =>
+  db.updateTable('platform_webhook_events').set({ status, note, processed_at: now }).where('id', '=', id).where('status', '<>', 'processed'),
+);
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
@@ -69,7 +76,7 @@ async function giveBack(deps: Pick<AppDeps, 'store' | 'clock'>, eventId: string,
 
 async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>, eventId: string, context: JobContext): Promise<void> {
   const { db } = deps.store;
-  const row = await db.selectFrom('platform_webhook_events').select(['body', 'status', 'received_at']).where('id', '=', eventId).executeTakeFirst();
+  const [row] = (await storedEvent.execute(db, eventId)).rows;
   if (!row || row.status === 'processed') return;
   // Parsed once; each handler reads the same object (the raw text when it is not JSON).
   const body = readEnvelope(row.body) ?? row.body;
@@ -88,12 +95,8 @@ async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 
     emitted += await recordWhatsAppAccountChanges(trx, deps, whatsapp, row.received_at, now);
     emitted += await recordWhatsAppMessages(trx, deps, waMessages.items, row.received_at, now);
     const status = unhandled.length ? 'unhandled' : 'processed';
-    await trx
-      .updateTable('platform_webhook_events')
-      .set({ status, note: [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored, ...waMessages.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null, processed_at: now })
-      .where('id', '=', eventId)
-      .where('status', '<>', 'processed')
-      .execute();
+    const note = [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored, ...waMessages.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null;
+    await markProcessed.execute(trx, status, note, now, eventId);
   });
 }
 

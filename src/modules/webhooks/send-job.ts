@@ -16,6 +16,9 @@ import type { WebhookOutcome } from '../../metrics/metrics.ts';
  * Per process: at most 8 attempts to one endpoint at once; the others wait in line up to 2 s for
  * one of those, then are queued again 250 ms later without spending an attempt. A hanging
  * receiver thus holds its 8 slots for the timeout and its waiters for at most 2 s at a time.
+ * A slot is held from the attempt's claim to the receiver's answer, not while the outcome is
+ * stored: that write (and its commit) does not involve the receiver, and under load it took as
+ * long as the request, halving what 8 slots could carry to one busy endpoint.
  * (Refusing waiters beyond a fixed line length was tried: under a steady backlog to one endpoint
  * the requeue churn fed on itself until the worker did nothing else.)
  */
@@ -81,17 +84,24 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
         await enqueue(db, store, clock.now(), webhookSend, { deliveryId, dueAt }, { runAt: clock.now() + DEFER_MS });
         return;
       }
+      let held = true;
+      const release = () => {
+        if (held) gate.release(row.webhook_id);
+        held = false;
+      };
       try {
-        await attemptDelivery(row, dueAt);
+        await attemptDelivery(row, dueAt, release);
       } finally {
-        gate.release(row.webhook_id);
+        release();
       }
     },
   });
 
+  /** `release` gives the endpoint's slot back; called once the receiver has answered. */
   async function attemptDelivery(
     row: { id: string; attempts: number; url: string; secret_enc: string; eventId: string; type: string; data: string; eventCreatedAt: number },
     dueAt: number,
+    release: () => void,
   ): Promise<void> {
     const db = store.db;
     const deliveryId = row.id;
@@ -105,6 +115,7 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
       { url: row.url, secret: openSecret(sealer, row.secret_enc), deliveryId, body, now: startedAt },
       { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateUrls },
     );
+    release();
 
     const now = clock.now();
     const settled = await db.transaction().execute(async (trx): Promise<WebhookOutcome> => {

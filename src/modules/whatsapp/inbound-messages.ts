@@ -8,10 +8,12 @@
 import type { Kysely } from 'kysely';
 import type { AccountRow, ConversationRow, Database, MessageRow } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
+import { prepare } from '../../db/prepared.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EventData } from '../events/catalog.ts';
 import { emitEvent, type EmitContext } from '../events/emit.ts';
-import { emitMessageEvent, messageEventData, type MessageFacts } from '../conversations/events.ts';
+import { emitMessageEvent, messageEventData, recordInboxMessage, type MessageFacts } from '../conversations/events.ts';
+import { accountsByPlatformId, conversationOf, messageByPlatformId } from '../conversations/queries.ts';
 import { conversationFor, insertMessage, touchConversation, type Attachment } from '../conversations/records.ts';
 
 import { readEnvelope, type Json } from '../platform-webhooks/meta-changes.ts';
@@ -32,6 +34,12 @@ const STATUSES = ['sent', 'delivered', 'read', 'failed', 'deleted'] as const;
 type WhatsAppStatus = (typeof STATUSES)[number];
 /** Stored statuses only move forward; failed is final. */
 const RANK: Record<MessageRow['status'], number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
+const below = (status: MessageRow['status']) => (Object.keys(RANK) as Array<MessageRow['status']>).filter((s) => RANK[s] < RANK[status]);
+
+// Compiled once per status (db/prepared.ts). `sent` is the lowest status: it moves nothing.
+const advance = (status: 'delivered' | 'read') => prepare((db, messageId: string) => db.updateTable('messages').set({ status }).where('id', '=', messageId).where('status', 'in', below(status)));
+const advanceTo = { delivered: advance('delivered'), read: advance('read') };
+const markFailed = prepare((db, messageId: string, error: string) => db.updateTable('messages').set({ status: 'failed', error }).where('id', '=', messageId).where('status', 'in', below('failed')));
 
 export interface InboundWhatsAppMessage {
   kind: 'message';
@@ -174,7 +182,7 @@ export async function recordWhatsAppMessages(trx: Kysely<Database>, deps: Pick<A
   let emitted = 0;
   const ctx: EmitContext = { db: trx, store: deps.store, now };
   for (const phoneNumberId of [...new Set(items.map((i) => i.phoneNumberId))]) {
-    const accounts = await trx.selectFrom('accounts').select(['id', 'organization_id', 'platform', 'external_id', 'platform_user_id']).where('platform', '=', 'whatsapp').where('platform_user_id', '=', phoneNumberId).execute();
+    const { rows: accounts } = await accountsByPlatformId.execute(trx, 'whatsapp', phoneNumberId);
     for (const account of accounts) {
       for (const item of items.filter((i) => i.phoneNumberId === phoneNumberId)) {
         const done = item.kind === 'message' ? await recordMessage(ctx, account, item, receivedAt) : await recordStatus(ctx, account, item, receivedAt);
@@ -186,16 +194,11 @@ export async function recordWhatsAppMessages(trx: Kysely<Database>, deps: Pick<A
 }
 
 /** Writes the inbox row of the event; false when that platform event was recorded before. */
-async function claim(db: Kysely<Database>, account: Account, eventId: string, dedupeKey: string, data: unknown, receivedAt: number): Promise<boolean> {
-  const inserted = await db
-    .insertInto('inbox_events')
-    .values({ id: eventId, organization_id: account.organization_id, account_id: account.id, platform: 'whatsapp', kind: 'message', dedupe_key: dedupeKey, data: JSON.stringify(data), received_at: receivedAt })
-    .onConflict((oc) => oc.columns(['account_id', 'kind', 'dedupe_key']).doNothing())
-    .executeTakeFirst();
-  return inserted.numInsertedOrUpdatedRows !== 0n;
+function claim(db: Kysely<Database>, account: Account, eventId: string, dedupeKey: string, data: unknown, receivedAt: number): Promise<boolean> {
+  return recordInboxMessage(db, { eventId, organizationId: account.organization_id, accountId: account.id, platform: 'whatsapp', dedupeKey, data, receivedAt });
 }
 
-const byPlatformId = (db: Kysely<Database>, accountId: string, mid: string) => db.selectFrom('messages').selectAll().where('account_id', '=', accountId).where('platform_message_id', '=', mid).executeTakeFirst();
+const byPlatformId = async (db: Kysely<Database>, accountId: string, mid: string) => (await messageByPlatformId.execute(db, accountId, mid)).rows[0];
 
 async function recordMessage(ctx: EmitContext, account: Account, item: InboundWhatsAppMessage, receivedAt: number): Promise<boolean> {
   const { db, now } = ctx;
@@ -230,11 +233,14 @@ async function recordMessage(ctx: EmitContext, account: Account, item: InboundWh
 
 async function recordStatus(ctx: EmitContext, account: Account, item: InboundWhatsAppStatus, receivedAt: number): Promise<boolean> {
   const { db } = ctx;
-  const message = await byPlatformId(db, account.id, item.mid);
+  let message = await byPlatformId(db, account.id, item.mid);
   if (!message && item.recipient.phone) {
     // A send to this person is in flight: its message is about to be stored; the job runs again later.
-    const pending = await db.selectFrom('conversations').select('sending_until').where('account_id', '=', account.id).where('participant_id', '=', item.recipient.phone).executeTakeFirst();
+    const [pending] = (await conversationOf.execute(db, account.id, item.recipient.phone)).rows;
     if (pending?.sending_until != null && Number(pending.sending_until) > ctx.now) throw new StatusTooEarly();
+    // On PostgreSQL the send's transaction (the message stored, the mark cleared) may have
+    // committed between the first look and the conversation's read: a second look finds it.
+    message = await byPlatformId(db, account.id, item.mid);
   }
   const eventId = newId('event', ctx.now);
   const data: EventData<'message.status'> = {
@@ -257,14 +263,8 @@ async function recordStatus(ctx: EmitContext, account: Account, item: InboundWha
   if (message && item.status !== 'deleted' && message.direction === 'outbound') {
     // Statuses of one message may be processed at once by two jobs: the condition on the row as
     // it is when updated (not as read above) keeps the later status.
-    const newStatus = item.status;
-    const below = (Object.keys(RANK) as Array<MessageRow['status']>).filter((s) => RANK[s] < RANK[newStatus]);
-    await db
-      .updateTable('messages')
-      .set({ status: newStatus, ...(newStatus === 'failed' ? { error: failureReason(item.errors) } : {}) })
-      .where('id', '=', message.id)
-      .where('status', 'in', below)
-      .execute();
+    if (item.status === 'failed') await markFailed.execute(db, message.id, failureReason(item.errors));
+    else if (item.status !== 'sent') await advanceTo[item.status].execute(db, message.id);
   }
   await emitEvent(ctx, account.organization_id, 'message.status', data, { id: eventId });
   return true;

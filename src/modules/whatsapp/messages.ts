@@ -11,7 +11,8 @@ import { errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
 import { refuseUnapprovedSend } from '../conversations/access.ts';
 import { emitMessageEvent, messageEventData } from '../conversations/events.ts';
-import { conversationFor, insertMessage, presentMessage, touchConversation } from '../conversations/records.ts';
+import { conversationOf, markSending } from '../conversations/queries.ts';
+import { createConversation, insertMessage, presentMessage, storedMessage, touchConversation } from '../conversations/records.ts';
 import type { MessageView } from '../conversations/schemas.ts';
 import { requireOpenWindow } from '../conversations/window.ts';
 import { uploadMedia } from './media.ts';
@@ -33,7 +34,7 @@ async function targetOf(deps: WhatsAppDeps, tenant: Tenant, row: AccountRow, inp
     return { waId: conversation.participant_id, conversation };
   }
   const waId = input.to !== undefined ? recipientDigits('to', input.to) : recipientDigits('recipient', input.recipient ?? '');
-  const conversation = await deps.store.db.selectFrom('conversations').selectAll().where('account_id', '=', row.id).where('participant_id', '=', waId).executeTakeFirst();
+  const [conversation] = (await conversationOf.execute(deps.store.db, row.id, waId)).rows;
   return { waId, conversation };
 }
 
@@ -53,17 +54,20 @@ export async function sendMessage(deps: WhatsAppDeps, tenant: Tenant, caller: Ca
   }
   // The conversation exists before the call and says a send is in flight, so a status webhook
   // that outruns the storing of the message waits for it (inbound-messages.ts) instead of
-  // finding no message. A conversation made here for nothing is removed if the send fails.
+  // finding no message. A new conversation is created with that mark (one write, not two); one
+  // made here for nothing is removed if the send fails.
   const { db } = deps.store;
-  const conversation = known ?? (await conversationFor(db, row, { id: waId, username: null, name: null }, deps.clock.now(), deps.clock.now()));
-  await db.updateTable('conversations').set({ sending_until: deps.clock.now() + SENDING_HOLD_MS }).where('id', '=', conversation.id).execute();
+  const sendingUntil = deps.clock.now() + SENDING_HOLD_MS;
+  const conversation = known ?? (await createConversation(db, row, { id: waId, username: null, name: null }, deps.clock.now(), deps.clock.now(), null, sendingUntil));
+  // Marked by its creation, unless another writer created it first (then it carries no mark).
+  if (conversation.sending_until !== sendingUntil) await markSending.execute(db, conversation.id, sendingUntil);
   let sent;
   try {
     sent = await callWhatsApp(deps, row, (cloud, credentials) =>
       cloud.sendMessage(credentials, { to: waId, type: content.type, ...payload, ...(input.replyTo !== undefined ? { context: { message_id: input.replyTo } } : {}) }),
     );
   } catch (error) {
-    await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversation.id).execute();
+    await markSending.execute(db, conversation.id, null);
     if (!known) {
       await db
         .deleteFrom('conversations')
@@ -79,7 +83,7 @@ export async function sendMessage(deps: WhatsAppDeps, tenant: Tenant, caller: Ca
   return db.transaction().execute(async (trx) => {
     const { text, attachments, reaction } = content.stored;
     const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId, text, attachments, status: 'sent', sentAt: now }, now);
-    const message = stored ?? (await trx.selectFrom('messages').selectAll().where('account_id', '=', row.id).where('platform_message_id', '=', platformMessageId).executeTakeFirstOrThrow());
+    const message = stored ?? (await storedMessage(trx, row.id, platformMessageId));
     if (stored && reaction !== null) {
       await trx.updateTable('messages').set({ reaction }).where('id', '=', message.id).execute();
       message.reaction = reaction;

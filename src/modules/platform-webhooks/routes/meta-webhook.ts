@@ -4,6 +4,7 @@
 // wrongly signed POST is 401 and nothing is stored.
 import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
+import { prepare } from '../../../db/prepared.ts';
 import { errors } from '../../../http/errors.ts';
 import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
@@ -22,6 +23,14 @@ const ESCAPED_NUL = /(?<!\\)(?:\\\\)*\\u0000/;
  * see them; it refuses only NUL, as signed bodies are Meta's, not a client's.
  */
 const hasNul = (text: string): boolean => text.includes('\0') || ESCAPED_NUL.test(text);
+
+// Compiled once (db/prepared.ts): every platform event comes through here.
+const storeBody = prepare((db, id: string, object: string | null, body: string, now: number) =>
+  db
+    .insertInto('platform_webhook_events')
+    .values({ id, family: 'meta', object, body, status: 'pending', note: null, received_at: now, processed_at: null })
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
 
 export function metaWebhook(api: Api): void {
   api.get(
@@ -66,13 +75,9 @@ export function metaWebhook(api: Api): void {
         const now = deps.clock.now();
         const id = createHash('sha256').update(body).digest('hex');
         await deps.store.db.transaction().execute(async (trx) => {
-          const inserted = await trx
-            .insertInto('platform_webhook_events')
-            .values({ id, family: 'meta', object: envelopeKinds(text).object, body: text, status: 'pending', note: null, received_at: now, processed_at: null })
-            .onConflict((oc) => oc.column('id').doNothing())
-            .executeTakeFirst();
+          const inserted = await storeBody.execute(trx, id, envelopeKinds(text).object, text, now);
           // A redelivery of the same body is stored once and processed once.
-          if (inserted.numInsertedOrUpdatedRows === 0n) return;
+          if ((inserted.numAffectedRows ?? 0n) === 0n) return;
           await enqueue(trx, deps.store, now, platformEventProcess, { eventId: id });
         });
         return reply.code(200).type('text/plain').send('EVENT_RECEIVED');

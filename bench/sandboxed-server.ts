@@ -1,0 +1,75 @@
+// A service to measure against the platform sandbox: `socialapi serve` (API and worker) in a
+// process of its own on a fresh SQLite file, calling the sandbox that runs in the bench process
+// (PLATFORM_API_BASE). The bench process holds the load generator, the sandbox and the webhook
+// receiver; the server has the other core to itself, as an operator's would.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/index.ts';
+import { createKey, freePort, startServer, type RunningServer } from './server.ts';
+
+export interface SandboxedServer {
+  sandbox: RunningSandbox;
+  server: RunningServer;
+  /** The server's environment (DATA_DIR, DATABASE_URL …), for commands against its store. */
+  env: Record<string, string>;
+  organizationId: string;
+  /** A key without a practical rate limit. */
+  key: string;
+  /** JSON request to the service's API with the key; the status and the parsed answer. */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  stop(): Promise<void>;
+}
+
+export async function startSandboxedServer(label: string): Promise<SandboxedServer> {
+  const sandbox = await startSandbox({ seed: 'bench' });
+  const meta = SANDBOX_APPS.meta;
+  // The service's Meta app (sandbox mode's fixed one): the sandbox signs its webhooks with its secret.
+  sandbox.state.configureApp({ platform: 'facebook', clientId: meta.clientId, clientSecret: meta.clientSecret });
+  const dataDir = mkdtempSync(join(tmpdir(), `socialapi-bench-${label}-`));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${join(dataDir, 'socialapi.db')}`,
+    REDIS_URL: '',
+    SANDBOX: '1',
+    PLATFORM_API_BASE: sandbox.url,
+  };
+  let server: RunningServer | null = null;
+  try {
+    server = await startServer(env, 30_000, true);
+    const key = await createKey(env, server.organizationId, 1_000_000_000);
+    const baseUrl = server.baseUrl;
+    const running = server;
+    return {
+      sandbox,
+      server,
+      env,
+      organizationId: server.organizationId,
+      key,
+      async api(method, path, body) {
+        const res = await fetch(`${baseUrl}/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await res.text();
+        return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+      },
+      async stop() {
+        await running.stop();
+        await sandbox.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    if (server) process.stderr.write(`${label}: the server's last output:\n${server.output().slice(-3000)}\n`);
+    await server?.stop();
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
