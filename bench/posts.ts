@@ -26,10 +26,10 @@ import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { parseConfig } from '../src/config.ts';
 import { newId } from '../src/lib/ids.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
 import { openRuntime, type Runtime } from '../src/runtime.ts';
 import { SandboxState } from '../src/sandbox/index.ts';
 import { sandboxPlugin } from '../src/sandbox/plugin.ts';
+import { seedSandboxAccount, type SeededPlatform } from '../test/harness/sandbox-accounts.ts';
 import { combine, measure, type LoadResult, type Sample } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
 import { measureBound } from './postgres-bound.ts';
@@ -244,58 +244,10 @@ function roundTripsPer(before: RoundTrips | null, after: RoundTrips | null, unit
 /** Lets the server's counter write its last counts (it does so every 100 ms). */
 const settled = () => sleep(250);
 
-const SCOPES: Record<string, string[]> = {
-  reddit: ['identity', 'submit', 'read', 'history', 'edit', 'flair'],
-  threads: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'],
-  facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement'],
-};
-
 /** An account with a token the sandbox issued, inserted as a connect flow would have stored it. */
-export async function addAccount(state: SandboxState, runtime: Runtime, organizationId: string, platform: 'reddit' | 'threads' | 'facebook'): Promise<string> {
-  const token = `${platform}-bench-${newId('account').slice(4)}`;
-  let userId: string;
-  let username: string | null;
-  let metadata: Record<string, unknown> = {};
-  if (platform === 'facebook') {
-    const { user, pages } = state.addFacebookUser({ pages: [{}] });
-    const page = pages[0];
-    if (!page) throw new Error('the sandbox made no Page');
-    state.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes: SCOPES.facebook ?? [], declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
-    userId = page.id;
-    username = null;
-    metadata = { login: 'facebook', category: page.category, tasks: page.tasks };
-  } else {
-    const user = platform === 'reddit' ? (({ id, name }) => ({ id, username: name }))(state.addRedditUser()) : state.addThreadsUser();
-    userId = user.id;
-    username = user.username;
-    state.issueToken({ value: token, platform, type: 'user', clientId: `${platform}-client`, subjectId: user.id, userId: user.id, scopes: SCOPES[platform] ?? [], declined: [], pageIds: [], ttlSeconds: 86_400 * 30, longLived: true });
-  }
+export function addAccount(state: SandboxState, runtime: Runtime, organizationId: string, platform: SeededPlatform): Promise<string> {
   const { sealer, store, clock } = runtime.deps;
-  const id = newId('account');
-  const now = clock.now();
-  await store.db
-    .insertInto('accounts')
-    .values({
-      id,
-      organization_id: organizationId,
-      platform,
-      platform_user_id: userId,
-      username,
-      display_name: null,
-      avatar_url: null,
-      external_id: null,
-      status: 'active',
-      approval_required: 0,
-      access_token_enc: sealer.seal(token),
-      refresh_token_enc: null,
-      token_expires_at: null,
-      scopes: (SCOPES[platform] ?? []).join(' '),
-      metadata: JSON.stringify(metadata),
-      connected_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
+  return seedSandboxAccount(store.db, sealer, state, organizationId, platform, clock.now());
 }
 
 const threeTargets = (stage: Stage) => [

@@ -7,29 +7,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
 import { createSealer } from '../../src/lib/crypto.ts';
-import { newId } from '../../src/lib/ids.ts';
-import { SANDBOX_APPS } from '../../src/platforms/context.ts';
 import { SandboxState } from '../../src/sandbox/index.ts';
 import { sandboxPlugin } from '../../src/sandbox/plugin.ts';
 import { spawnCli, type Spawned } from './cli.ts';
+import { seedSandboxAccount } from './sandbox-accounts.ts';
+import { freePort } from '../../bench/server.ts';
 
-/** A port nobody listens on right now (the OS picks it; it is released for a node to take). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
-}
+export { freePort };
+
 
 export interface SandboxServer {
   url: string;
@@ -111,56 +100,7 @@ export async function startWorkerNode(name: string, shared: Record<string, strin
   return { name, process: spawned, pid: spawned.child.pid ?? 0, url: null, firstKey: null, organizationId: null };
 }
 
-const SCOPES = {
-  reddit: ['identity', 'submit', 'read', 'history', 'edit', 'flair'],
-  facebook: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement'],
-};
-
-/**
- * A reddit or facebook account (a fresh sandbox person or Page each) with a token the sandbox
- * issued, inserted as the connect flow would have stored it, sealed with the shared key.
- */
-export async function seedAccount(db: Kysely<Database>, encryptionKeyHex: string, sandbox: SandboxState, organizationId: string, platform: 'reddit' | 'facebook'): Promise<string> {
-  const token = `${platform}-nodes-${newId('account').slice(4)}`;
-  let userId: string;
-  let username: string | null = null;
-  let metadata: Record<string, unknown> = {};
-  if (platform === 'facebook') {
-    const { user, pages } = sandbox.addFacebookUser({ pages: [{}] });
-    const page = pages[0];
-    if (!page) throw new Error('the sandbox made no Page');
-    sandbox.issueToken({ value: token, platform, type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes: SCOPES.facebook, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
-    userId = page.id;
-    metadata = { login: 'facebook', category: page.category, tasks: page.tasks };
-  } else {
-    const user = sandbox.addRedditUser();
-    userId = user.id;
-    username = user.name;
-    sandbox.issueToken({ value: token, platform, type: 'user', clientId: 'reddit-client', subjectId: user.id, userId: user.id, scopes: SCOPES.reddit, declined: [], pageIds: [], ttlSeconds: 86_400, longLived: true });
-  }
-  const id = newId('account');
-  const now = Date.now();
-  await db
-    .insertInto('accounts')
-    .values({
-      id,
-      organization_id: organizationId,
-      platform,
-      platform_user_id: userId,
-      username,
-      display_name: null,
-      avatar_url: null,
-      external_id: null,
-      status: 'active',
-      approval_required: 0,
-      access_token_enc: createSealer(Buffer.from(encryptionKeyHex, 'hex')).seal(token),
-      refresh_token_enc: null,
-      token_expires_at: null,
-      scopes: SCOPES[platform].join(' '),
-      metadata: JSON.stringify(metadata),
-      connected_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
+/** A reddit or facebook account (a fresh sandbox person or Page each), its token sealed with the shared key. */
+export function seedAccount(db: Kysely<Database>, encryptionKeyHex: string, sandbox: SandboxState, organizationId: string, platform: 'reddit' | 'facebook'): Promise<string> {
+  return seedSandboxAccount(db, createSealer(Buffer.from(encryptionKeyHex, 'hex')), sandbox, organizationId, platform);
 }
