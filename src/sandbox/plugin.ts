@@ -52,11 +52,13 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
   });
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: { message: `The sandbox has no host or route for ${request.method} ${request.url}` } }));
 
-  app.addHook('onResponse', async (request, reply) => {
+  // onSend rather than onResponse: a caller that went away mid-request (a killed worker) gets no
+  // onResponse, yet the platform did the work, and the journal must show it.
+  app.addHook('onSend', async (request, reply, payload) => {
     // Any request may change the state (GETs too: Graph token exchanges, rate-limit windows).
     state.changed();
     const located = locate(request);
-    if (!located) return;
+    if (!located) return payload;
     const body = isRawBody(request.body) ? { bytes: request.body.size } : request.body;
     const headers: Record<string, string> = {};
     for (const name of ['authorization', 'user-agent', 'content-type', 'content-range']) {
@@ -73,6 +75,7 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
       headers,
       status: reply.statusCode,
     });
+    return payload;
   });
 
   registerControl(app, state);
