@@ -60,7 +60,9 @@ export function spawnProcess(file: string, args: string[], env: Record<string, s
   return {
     child,
     output: () => output,
-    waitFor(pattern, timeoutMs = 15_000) {
+    // Generous: a start runs migrations and loads the whole app, which on a busy 2-core machine took
+    // over 15 s once; a wait that passes costs nothing, and a start that truly hangs still fails.
+    waitFor(pattern, timeoutMs = 40_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = output.match(pattern);
