@@ -131,9 +131,17 @@ export const midnightAfter = (at: number): number => Math.ceil(at / DAY_MS) * DA
  * twice and claimers never wait on each other; on SQLite the statement holds the write lock.
  */
 export async function claimDue(store: Store, workerId: string, now: number, leaseMs: number, limit: number, lane: string): Promise<JobRow[]> {
-  const claim = store.caps.skipLocked ? claimSkippingLocked : claimInOrder;
-  return (await claim.execute(store.db, workerId, now + leaseMs, now, lane, limit)).rows;
+  if (store.caps.skipLocked) return (await claimSkippingLocked.execute(store.db, workerId, now + leaseMs, now, lane, limit)).rows;
+  // SQLite: an UPDATE opens (or joins) a write group even when it changes no row, and so costs a
+  // commit; a read outside a group costs none. Nothing due: no UPDATE. (On PostgreSQL the read
+  // would be a round trip of its own, as dear as the claim.)
+  if ((await anyDue.execute(store.db, lane, now)).rows.length === 0) return [];
+  return (await claimInOrder.execute(store.db, workerId, now + leaseMs, now, lane, limit)).rows;
 }
+
+const anyDue = prepare((db, lane: string, now: number) =>
+  db.selectFrom('jobs').select('id').where('status', '=', PENDING).where('lane', '=', lane).where('run_at', '<=', now).limit(1),
+);
 
 const claimQuery = (db: Kysely<Database>, workerId: string, lockedUntil: number, now: number, lane: string, limit: number, skipLocked: boolean) =>
   db
@@ -255,24 +263,33 @@ export async function releaseJobs(db: Kysely<Database>, workerId: string, now: n
 }
 
 export interface NextTimes {
-  /** The earliest moment something may become claimable: a due pending job or an expiring lease. */
-  wakeAt: number | null;
+  /** Per lane asked, in the order asked: its earliest pending run_at, null when none is pending. */
+  dueAt: Array<number | null>;
   /** The earliest lease expiry of any worker's running job: no reap is needed before it. */
   leaseExpiresAt: number | null;
 }
 
-export async function nextTimes(db: Kysely<Database>, lanes: readonly string[]): Promise<NextTimes> {
-  // Only lanes with a free slot count: a due job of a full lane cannot be claimed before one of
-  // its slots frees, and that wakes the worker anyway (waiting for it here would spin).
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', PENDING).where('lane', 'in', lanes).as('pending'),
+// One scalar subquery per lane, not a GROUP BY: each is a min() on the (lane, run_at) index,
+// which both stores answer from the index's first entry, where a grouped min reads every pending
+// row of a backlog. One compiled query per number of lanes (a worker always asks all its lanes).
+const laneTimes = new Map<number, ReturnType<typeof laneTimesOf>>();
+const laneTimesOf = (count: number) =>
+  prepare((db, ...lanes: string[]) =>
+    db.selectNoFrom((eb) => [
+      ...lanes
+        .slice(0, count)
+        .map((lane, i) => eb.selectFrom('jobs').select((e) => e.fn.min('run_at').as('t')).where('status', '=', PENDING).where('lane', '=', lane).as(`lane${i}`)),
       eb.selectFrom('jobs').select((e) => e.fn.min('locked_until').as('t')).where('status', '=', RUNNING).as('leased'),
-    ])
-    .executeTakeFirst();
+    ]),
+  );
+
+export async function nextTimes(db: Kysely<Database>, lanes: readonly string[]): Promise<NextTimes> {
+  let query = laneTimes.get(lanes.length);
+  if (!query) {
+    query = laneTimesOf(lanes.length);
+    laneTimes.set(lanes.length, query);
+  }
+  const row = (await query.execute(db, ...lanes)).rows[0] as Record<string, unknown> | undefined;
   const time = (t: unknown) => (typeof t === 'number' || (typeof t === 'string' && t !== '') ? Number(t) : null);
-  const pending = time(row?.pending);
-  const leased = time(row?.leased);
-  const times = [pending, leased].filter((t) => t !== null);
-  return { wakeAt: times.length ? Math.min(...times) : null, leaseExpiresAt: leased };
+  return { dueAt: lanes.map((_, i) => time(row?.[`lane${i}`])), leaseExpiresAt: time(row?.leased) };
 }

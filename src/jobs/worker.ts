@@ -51,7 +51,14 @@ export class Worker {
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
-  readonly #lanes: Array<{ name: string; slots: number }>;
+  /**
+   * Per lane, what this worker knows of its pending jobs (see #tick): dueAt 0, look now (a job may
+   * be due); null, none was due at the last claim and the next is unknown (read it); otherwise
+   * the earliest pending run_at known (Infinity: none pending).
+   */
+  readonly #lanes: Array<{ name: string; slots: number; dueAt: number | null }>;
+  /** Wake-ups heard (enqueues here or elsewhere): a look's result older than one is not kept. */
+  #heard = 0;
   readonly #leases: LeaseKeeper;
 
   constructor(options: WorkerOptions) {
@@ -63,9 +70,16 @@ export class Worker {
   start(): void {
     this.#subscription = subscribeWakeups(
       this.#o.store,
-      () => this.wake(),
+      () => this.#heardWakeup(),
       (error) => this.#o.log.warn({ err: error }, 'job wake-up listener failed; retrying'),
     );
+    this.wake();
+  }
+
+  /** A job was enqueued, here or in another process (its lane is not said): every lane looks. */
+  #heardWakeup(): void {
+    this.#heard++;
+    for (const lane of this.#lanes) lane.dueAt = 0;
     this.wake();
   }
 
@@ -86,6 +100,11 @@ export class Worker {
     });
   }
 
+  // A look claims only the lanes that may have a due job: those a wake-up marked (an enqueue
+  // announces itself, here and on PostgreSQL from other processes), those whose known earliest
+  // run_at has come, and all of them whenever the leases are reaped (at an expiry seen, and at
+  // least every poll interval: the net for what no wake-up announces, such as another worker's
+  // retry or reap). A job's end alone (a slot freed) then costs no statement when no lane is due.
   async #tick(): Promise<void> {
     const { store, clock, leaseMs, pollIntervalMs } = this.#o;
     try {
@@ -94,11 +113,13 @@ export class Worker {
       // least every poll interval (a lease taken since, by a worker with a shorter lease).
       if (now >= this.#reapAt) {
         this.#reapAt = now + pollIntervalMs;
+        for (const lane of this.#lanes) lane.dueAt = 0;
         await reapExpiredLeases(store.db, now);
       }
       for (const lane of this.#lanes) {
         const free = lane.slots - this.#inLane(lane.name);
-        if (free <= 0 || this.#stopping) continue;
+        if (free <= 0 || this.#stopping || lane.dueAt === null || lane.dueAt > now) continue;
+        const heard = this.#heard;
         const jobs = await claimDue(store, this.id, now, leaseMs, free, lane.name);
         if (this.#stopping) {
           // stop() began while this claim was on its way: hand the jobs back unstarted.
@@ -106,20 +127,34 @@ export class Worker {
           return;
         }
         for (const job of jobs) this.#launch(job, lane.name);
-        if (jobs.length === free) this.#again = true; // there may be more due right now
+        if (jobs.length === free) {
+          this.#again = true; // there may be more due right now
+        } else if (this.#heard === heard) {
+          // Nothing more was due when the claim ran; a wake-up heard since may announce a job it
+          // did not see, and leaves the lane marked (0) for the look that follows.
+          lane.dueAt = null;
+        }
       }
       // A lane filled every free slot: the look that follows at once (#again) sets the timer.
       if (this.#stopping || this.#again) return;
       // With every slot taken, a due job cannot be claimed anyway, and a slot that frees wakes
       // the worker: sleeping until the (already passed) due time would spin on the database.
-      const open = this.#lanes.filter((lane) => this.#inLane(lane.name) < lane.slots).map((lane) => lane.name);
-      const times = open.length === 0 ? null : await nextTimes(store.db, open);
-      if (times?.leaseExpiresAt != null) this.#reapAt = Math.min(this.#reapAt, times.leaseExpiresAt);
-      const next = times?.wakeAt ?? null;
-      const delay = next === null ? pollIntervalMs : Math.max(0, Math.min(pollIntervalMs, next - clock.now()));
-      this.#schedule(delay);
+      const open = this.#lanes.filter((lane) => this.#inLane(lane.name) < lane.slots);
+      if (open.some((lane) => lane.dueAt === null)) {
+        const heard = this.#heard;
+        const times = await nextTimes(store.db, this.#lanes.map((lane) => lane.name));
+        if (times.leaseExpiresAt != null) this.#reapAt = Math.min(this.#reapAt, times.leaseExpiresAt);
+        // Kept only if no wake-up came meanwhile (it marked every lane, and a look follows).
+        if (this.#heard === heard) this.#lanes.forEach((lane, i) => (lane.dueAt = times.dueAt[i] ?? Infinity));
+      }
+      // The next wake: an open lane's earliest due job, or the next reap (an expiring lease).
+      let next = this.#reapAt;
+      for (const lane of open) next = Math.min(next, lane.dueAt ?? now);
+      this.#schedule(Math.max(0, Math.min(pollIntervalMs, next - clock.now())));
     } catch (error) {
       this.#o.log.error({ err: error }, 'job claim failed');
+      // Whatever the failed look learned or not, the next one looks at every lane.
+      for (const lane of this.#lanes) lane.dueAt = 0;
       this.#schedule(pollIntervalMs);
     }
   }
@@ -136,10 +171,10 @@ export class Worker {
    * The default lane and every lane a registered kind names; a lane without configured slots
    * gets the default lane's count, so no kind's jobs can be left unclaimed.
    */
-  #laneList(): Array<{ name: string; slots: number }> {
+  #laneList(): Array<{ name: string; slots: number; dueAt: number | null }> {
     const names = new Set(['default']);
     for (const { definition } of this.#o.registry.values()) names.add(definition.lane ?? 'default');
-    return [...names].map((name) => ({ name, slots: name === 'default' ? this.#o.concurrency : (this.#o.lanes?.[name] ?? this.#o.concurrency) }));
+    return [...names].map((name) => ({ name, slots: name === 'default' ? this.#o.concurrency : (this.#o.lanes?.[name] ?? this.#o.concurrency), dueAt: 0 }));
   }
 
   #inLane(lane: string): number {
@@ -237,6 +272,7 @@ export class Worker {
         const delay = error instanceof RetryJobError ? error.delayMs : (definition.retryDelayMs ?? exponentialBackoff)(job.attempts);
         jobLog().info({ err: error, retryInMs: delay }, 'job will be retried');
         await retryJob(db, job.id, this.id, now, now + delay, message);
+        this.#pending(job, now + delay);
         settle('retry');
       }
     } finally {
@@ -244,6 +280,16 @@ export class Worker {
       clearTimeout(limit);
       abort.signal.removeEventListener('abort', onRelease);
     }
+  }
+
+  /**
+   * This worker made `job` pending again, due at `runAt`: its lane's next look is due by then
+   * (counted as a wake-up, so that a read of the lanes begun before it does not undo this).
+   */
+  #pending(job: JobRow, runAt: number): void {
+    this.#heard++;
+    const lane = this.#lanes.find((l) => l.name === job.lane);
+    if (lane && lane.dueAt !== null) lane.dueAt = Math.min(lane.dueAt, runAt);
   }
 
   /**
