@@ -184,8 +184,11 @@ for (const dialect of DIALECTS) {
 
     test('a second start on the same store prints no key', async () => {
       const second = spawnCli(['serve', '--no-worker'], env);
-      await second.waitFor(/API document/);
-      await second.stop();
+      try {
+        await second.waitFor(/API document/);
+      } finally {
+        await second.stop();
+      }
       assert.doesNotMatch(second.output(), /sk_[0-9A-Za-z]{43}/);
       assert.match(second.output(), /keys create --org/);
     });

@@ -37,6 +37,14 @@ export interface Spawned {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+// Processes a test started and has not seen exit: killed when the test process ends, so a test
+// that failed before its stop() (a start that timed out) leaves no server running behind it
+// (run-tests.ts ends each file's process once its tests are done, open handles or not).
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts a long-running command (serve, worker) and collects its output. */
 export function spawnCli(args: string[], env: Record<string, string>): Spawned {
   return spawnProcess(process.execPath, [BIN, ...args], env);
@@ -48,6 +56,8 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
  */
 export function spawnProcess(file: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
   const child = spawn(file, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
