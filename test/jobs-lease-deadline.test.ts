@@ -78,6 +78,8 @@ describe('jobs: a lease that cannot be renewed in time [postgres]', { skip: skip
     const taker = startWorker(otherStore, [kind], { leaseMs: LEASE_MS, pollIntervalMs: 100 });
     workers.push(taker);
     await waitFor(async () => (await jobRow(store, id)) === undefined, 10 * LEASE_MS, 'the job to be run again and completed');
+    // The worker reports the outcome just after its delete is stored: wait for the report too.
+    await waitFor(() => holder.settled.length + taker.settled.length > 0, 5000, 'the completion to be reported');
     assert.equal(runs.length, 2);
     const [first, second] = runs;
     assert.ok(first?.end !== null && second && second.start >= (first?.end ?? Infinity), 'the two runs overlapped');
