@@ -18,6 +18,7 @@ import * as ads from './0018-ads.ts';
 import * as dashboard from './0019-dashboard.ts';
 import * as messageErrors from './0020-message-errors.ts';
 import * as mcpOauth from './0021-mcp-oauth.ts';
+import * as messageStatusIndex from './0022-message-status-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0019-dashboard': dashboard,
   '0020-message-errors': messageErrors,
   '0021-mcp-oauth': mcpOauth,
+  '0022-message-status-index': messageStatusIndex,
 };
