@@ -3,7 +3,7 @@
 // itself, and other processes still get their turn at the write lock.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -127,5 +127,18 @@ describe('SQLite group commit', () => {
       await load;
     }
     assert.equal(committedIds(file).filter((id) => id.startsWith('other-')).length, 20);
+  });
+
+  test('the WAL is copied back into the file by the checkpointer thread, not inside a commit', async () => {
+    await reset();
+    const [setting] = (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows;
+    assert.equal(setting?.wal_autocheckpoint, 0, 'the connection still checkpoints inside its commits');
+    const before = statSync(file).size;
+    // About 2,000 pages of rows: more than one automatic checkpoint's worth.
+    const wide = 'x'.repeat(4000);
+    for (let i = 0; i < 20; i++) await Promise.all(Array.from({ length: 100 }, (_, j) => insert(db, `wide-${i}-${j}-${wide}`)));
+    const deadline = Date.now() + 5000;
+    while (statSync(file).size < before + 4_000_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(statSync(file).size >= before + 4_000_000, `the database file did not grow (${before} → ${statSync(file).size} bytes): nothing was checkpointed`);
   });
 });

@@ -1,6 +1,7 @@
 // node:sqlite (shipped with Node 24, no native addon built for one Node ABI) under Kysely.
 // Statements are prepared once and cached; the driver that runs them is sqlite-group-commit.ts.
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 
 function toSqlite(value: unknown): SQLInputValue {
   if (value === undefined || value === null) return null;
@@ -47,6 +48,8 @@ export function openSqlite(file: string): SqliteHandle {
   // the busy timeout makes a writer wait for the lock instead of failing at once.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   const cache = new Map<string, BridgedStatement>();
+  let open = true;
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(file, (pages) => open && db.exec(`PRAGMA wal_autocheckpoint = ${pages}`));
   return {
     prepare(sqlText) {
       let stmt = cache.get(sqlText);
@@ -58,6 +61,10 @@ export function openSqlite(file: string): SqliteHandle {
       return stmt;
     },
     inTransaction: () => db.isTransaction,
-    close: () => db.close(),
+    close: () => {
+      open = false;
+      checkpointer?.stop();
+      db.close();
+    },
   };
 }
