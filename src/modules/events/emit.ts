@@ -15,6 +15,15 @@ const insertEvent = prepare((db, id: string, organizationId: string, type: strin
   db.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now }),
 );
 const endpointsOf = prepare((db, organizationId: string) => db.selectFrom('webhook_endpoints').select(['id', 'events']).where('organization_id', '=', organizationId));
+// PostgreSQL: the event written and the organization's endpoints read in one statement (the
+// insert, a data-modifying CTE, runs whether or not the select reads it): one round trip, not two.
+const insertEventReadingEndpoints = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) =>
+  db
+    .with('recorded', (qc) => qc.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now }))
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where('organization_id', '=', organizationId),
+);
 const insertDelivery = prepare((db, id: string, organizationId: string, webhookId: string, eventId: string, now: number) =>
   db.insertInto('webhook_deliveries').values({
     id,
@@ -54,11 +63,27 @@ export async function emitEvent<E extends EventType>(
 ): Promise<Emitted> {
   const { db, now } = ctx;
   const eventId = options.id ?? newId('event', now);
-  await insertEvent.execute(db, eventId, organizationId, type, JSON.stringify(data), now);
+  const text = JSON.stringify(data);
+  let endpoints: Endpoint[];
+  if (ctx.store.caps.writableCte) endpoints = (await insertEventReadingEndpoints.execute(db, eventId, organizationId, type, text, now)).rows;
+  else {
+    await insertEvent.execute(db, eventId, organizationId, type, text, now);
+    endpoints = (await endpointsOf.execute(db, organizationId)).rows;
+  }
+  const deliveryIds = await queueDeliveries(ctx, organizationId, eventId, type, endpoints, options.onlyWebhookId);
+  return { eventId, deliveryIds };
+}
 
-  const { rows: endpoints } = await endpointsOf.execute(db, organizationId);
-  const only = options.onlyWebhookId;
-  const targets = only !== undefined ? endpoints.filter((e) => e.id === only) : endpoints.filter((e) => subscribes(e.events, type));
+export interface Endpoint {
+  id: string;
+  /** The endpoint's event list, as stored (JSON text). */
+  events: string;
+}
+
+/** One delivery and its send job per endpoint that takes `type` (or only the endpoint `onlyWebhookId`). */
+export async function queueDeliveries(ctx: EmitContext, organizationId: string, eventId: string, type: EventType, endpoints: readonly Endpoint[], onlyWebhookId?: string): Promise<string[]> {
+  const { db, now } = ctx;
+  const targets = onlyWebhookId !== undefined ? endpoints.filter((e) => e.id === onlyWebhookId) : endpoints.filter((e) => subscribes(e.events, type));
   const deliveryIds: string[] = [];
   for (const endpoint of targets) {
     const deliveryId = newId('delivery', now);
@@ -66,7 +91,7 @@ export async function emitEvent<E extends EventType>(
     await enqueue(db, ctx.store, now, webhookSend, { deliveryId, dueAt: now });
     deliveryIds.push(deliveryId);
   }
-  return { eventId, deliveryIds };
+  return deliveryIds;
 }
 
 /**
