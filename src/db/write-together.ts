@@ -19,8 +19,8 @@ export interface Together {
 export async function writeTogether(db: Kysely<Database>, store: Pick<Store, 'caps'>, { writes, notify }: Together): Promise<void> {
   if (store.caps.writableCte && writes.length > 0) {
     // The final select reads no CTE: PostgreSQL runs every data-modifying CTE exactly once anyway.
-    let query = db.with('w0', () => inner(writes[0], db));
-    for (const [i, write] of writes.entries()) if (i > 0) query = query.with(`w${i}` as 'w0', () => inner(write, db));
+    let query = db.with('w0', () => asCte(writes[0], db));
+    for (const [i, write] of writes.entries()) if (i > 0) query = query.with(`w${i}` as 'w0', () => asCte(write, db));
     await query.selectNoFrom((notify === undefined ? sql<number>`1` : sql<number>`pg_notify(${notify}, '')`).as('done')).execute();
     return;
   }
@@ -32,7 +32,7 @@ export async function writeTogether(db: Kysely<Database>, store: Pick<Store, 'ca
 }
 
 /** A write as the body of a CTE (its rows are never read). */
-function inner(write: Write | undefined, db: Kysely<Database>): Expression<Record<string, unknown>> {
+export function asCte(write: Write | undefined, db: Kysely<Database>): Expression<Record<string, unknown>> {
   if (!write) throw new Error('no write');
   const node = write(db).toOperationNode();
   return { expressionType: undefined, toOperationNode: () => node };

@@ -1,7 +1,7 @@
 // The jobs table's statements. A job row is pending (due at run_at), running (leased to
 // locked_by until locked_until) or failed (attempts exhausted, last_error kept). A job that
 // succeeds is deleted: the truth lives in the domain rows it worked on.
-import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Store } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import type { Write } from '../db/write-together.ts';
@@ -103,6 +103,33 @@ export function jobWrite<K extends JobKind>(now: number, definition: K, payload:
   const { dedupeKey } = options;
   const write: Write = (db) => (dedupeKey === undefined ? newJobRow(db, job, null) : onDedupeKey(newJobRow(db, job, dedupeKey)));
   return { id, write, notify: JOBS_CHANNEL };
+}
+
+/**
+ * PostgreSQL: a job for the row of a CTE of the same statement, if it holds one (a CTE of at
+ * most one row: the job's id is given), its payload made by the statement from that row. For a
+ * job whose payload names something the statement itself finds (release.ts).
+ */
+export function jobForRowOf<K extends JobKind>(qc: Kysely<Database>, definition: K, id: string, runAt: number, now: number, source: string, payload: RawBuilder<string>) {
+  return qc
+    .insertInto('jobs')
+    .columns(['id', 'kind', 'payload', 'status', 'run_at', 'max_attempts', 'lane', 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom(sql.table(source).as('source'))
+        .select([
+          sql.val(id).as('id'),
+          sql.val(definition.kind).as('kind'),
+          payload.as('payload'),
+          sql.lit('pending').as('status'),
+          sql`cast(${runAt} as bigint)`.as('run_at'),
+          sql`cast(${definition.maxAttempts} as integer)`.as('max_attempts'),
+          sql.val(definition.lane ?? 'default').as('lane'),
+          sql`cast(${now} as bigint)`.as('created_at'),
+          sql`cast(${now} as bigint)`.as('updated_at'),
+        ]),
+    )
+    .returning('id');
 }
 
 const DAY_MS = 86_400_000;

@@ -4,9 +4,7 @@
 // PlatformError, is recorded by recordOutcome(). Anything else (the database failing) is thrown
 // to the queue, which runs this job again: the target is still `publishing` with the same
 // dueAt, so the rerun continues the same attempt.
-import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../../../deps.ts';
-import type { Database } from '../../../db/schema.ts';
 import { targetError } from '../../../http/errors.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
@@ -17,6 +15,8 @@ import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
 import { recordOutcome, type StepOutcome } from './outcome.ts';
+import { startTarget } from './target-start.ts';
+import { LEASE_LOST, whileHeld, type Lease } from './lease-fence.ts';
 import { targetOutcome } from '../../../metrics/outcomes.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
 
@@ -31,20 +31,13 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
     timeoutMs: 120_000,
     async run({ targetId, dueAt }, { log, jobId, attempt: jobAttempt }) {
       const db = store.db;
-      const row = await db
-        .selectFrom('post_targets as t')
-        .innerJoin('posts as p', 'p.id', 't.post_id')
-        .leftJoin('accounts as a', 'a.id', 't.account_id')
-        .select(['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id', 'p.status as postStatus'])
-        .select(['a.id as accountId', 'a.status as accountStatus', 'a.platform_user_id', 'a.username', 'a.access_token_enc', 'a.metadata'])
-        .where('t.id', '=', targetId)
-        .executeTakeFirst();
-      if (!row || row.next_attempt_at !== dueAt || (row.status !== 'pending' && row.status !== 'publishing')) return; // gone, settled or stale
-
       const startedAt = clock.now();
-      let attempts = row.attempts;
+      const started = await startTarget(store, targetId, dueAt, startedAt);
+      if (!started) return; // gone, settled, stale, or another run's
+      const { row } = started;
+      let attempts = row.attempts + (started.claimed ? 1 : 0);
       const saved = JSON.parse(row.progress) as PublishProgress;
-      if (row.status === 'publishing' && uncountedInterruption(saved)) {
+      if (!started.claimed && uncountedInterruption(saved)) {
         // The run before this one died in the middle of a platform call (a crash, a lost lease):
         // the call may have gone out, so this run is an attempt of its own, and it reconciles
         // with the platform before sending anything again (create-once.ts).
@@ -58,59 +51,30 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
         attempts += 1;
         log.warn({ targetId, attempts }, 'resuming a post target whose last platform call was interrupted');
       }
-      if (row.status === 'pending') {
-        const claimed = await db
-          .updateTable('post_targets')
-          .set((eb) => ({ status: 'publishing', attempts: eb('attempts', '+', 1), updated_at: startedAt }))
-          .where('id', '=', targetId)
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '=', dueAt)
-          .executeTakeFirst();
-        if (claimed.numUpdatedRows === 0n) return;
-        attempts += 1;
-        // Read with the target above: only the post's first target finds it still queued.
-        if (row.postStatus === 'queued') await db.updateTable('posts').set({ status: 'publishing', updated_at: startedAt }).where('id', '=', row.post_id).where('status', '=', 'queued').execute();
-      }
 
       // A run its worker gave up (lease lost or not renewed in time) goes on in the background
       // until it ends. Its saves are fenced by the job's lease: once the job was reaped or taken
       // by another run, a save fails and this run stops, so it sends nothing more (every call
       // that creates something is preceded by a saved marker, create-once.ts), and a marker it
       // saved is one the next run finds.
+      const lease: Lease = { jobId, attempt: jobAttempt };
       const outcome = await attempt(row, async (progress) => {
         const saved = await db
           .updateTable('post_targets')
           .set({ progress: JSON.stringify(progress), updated_at: clock.now() })
           .where('id', '=', targetId)
-          .where((eb) => eb.exists(leaseHeld(eb.selectFrom('jobs'), jobId, jobAttempt)))
+          .where(whileHeld(store, lease))
           .executeTakeFirst();
-        if (saved.numUpdatedRows === 0n) throw new Error('the job is no longer held by this run (its lease ended); nothing more is saved or sent');
+        if (saved.numUpdatedRows === 0n) throw new Error(`${LEASE_LOST}; nothing more is saved or sent`);
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
       const now = clock.now();
-      const status = await db.transaction().execute(async (trx) => {
-        // Fenced like the saves: a run that lost the job records nothing (the next run finds the
-        // saved progress, markers included, and goes on from there).
-        if (!(await leaseHeld(trx.selectFrom('jobs'), jobId, jobAttempt).executeTakeFirst())) throw new Error('the job is no longer held by this run (its lease ended); its outcome is not recorded');
-        return recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome);
-      });
+      // Fenced like the saves: a run that lost the job records nothing (the next run finds the
+      // saved progress, markers included, and goes on from there).
+      const status = await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome, lease));
       deps.metrics?.postTarget(row.platform, targetOutcome(status));
     },
   });
-
-  /**
-   * The job is still this run's: running, on the attempt this run was claimed for (a reaped job
-   * is pending; a claim since counts another attempt). On PostgreSQL the row is locked for share,
-   * so a reaper's update waits for the save instead of passing it; SQLite writes one at a time.
-   */
-  function leaseHeld(jobs: SelectQueryBuilder<Database, 'jobs', object>, jobId: string, attempt: number) {
-    return jobs
-      .select('jobs.id')
-      .where('jobs.id', '=', jobId)
-      .where('jobs.status', '=', 'running')
-      .where('jobs.attempts', '=', attempt)
-      .$if(store.caps.skipLocked, (qb) => qb.forShare());
-  }
 
   type Row = { platform: string; content: string; options: string; progress: string; accountId: string | null; accountStatus: string | null; platform_user_id: string | null; username: string | null; access_token_enc: string | null; metadata: string | null };
 

@@ -4,19 +4,11 @@
 import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { postDispatch } from './kinds.ts';
-import { startDelivery } from './release.ts';
+import { dispatchPost } from './release.ts';
 
 export function postDispatchJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
   return defineJob(postDispatch, {
     timeoutMs: 30_000,
-    async run({ postId }) {
-      const now = deps.clock.now();
-      await deps.store.db.transaction().execute(async (trx) => {
-        // Locks the post and moves it on in one statement; one no longer scheduled is left alone.
-        const queued = await trx.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id').executeTakeFirst();
-        if (!queued) return;
-        await startDelivery({ db: trx, store: deps.store, now }, postId);
-      });
-    },
+    run: ({ postId }) => dispatchPost(deps.store, postId, deps.clock.now()),
   });
 }

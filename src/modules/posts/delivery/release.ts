@@ -2,10 +2,14 @@
 // the order of `platforms`: the next one when the one before has finished its first attempt
 // (published, failed, waiting for a retry, or waiting on the platform's processing), so a
 // target waiting for a retry never holds back the ones after it.
-import type { Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
+import { prepare } from '../../../db/prepared.ts';
 import type { Database } from '../../../db/schema.ts';
-import { enqueue, jobWrite } from '../../../jobs/queue.ts';
+import { enqueue, jobForRowOf, jobWrite } from '../../../jobs/queue.ts';
+import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
+import { newId } from '../../../lib/ids.ts';
+import { lockPost } from '../repo.ts';
 import { postDeliver, postDispatch } from './kinds.ts';
 
 export interface TxContext {
@@ -16,34 +20,109 @@ export interface TxContext {
 
 const dispatchKey = (postId: string) => `post.dispatch:${postId}`;
 
+/** The first pending target after `afterPosition` that was not released yet. */
+const nextUnreleased = (eb: ExpressionBuilder<Database, 'post_targets'>, postId: string, afterPosition: number) =>
+  eb
+    .selectFrom('post_targets')
+    .select('id')
+    .where('post_id', '=', postId)
+    .where('position', '>', afterPosition)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', 'is', null)
+    .orderBy('position')
+    .limit(1);
+
+// Found and released in one statement (the caller holds the post's lock). The row's own
+// conditions are repeated: PostgreSQL checks them again on the row it updates, should a
+// writer it waited for have changed it.
+const releaseNext = (db: Kysely<Database>, postId: string, afterPosition: number, now: number) =>
+  db
+    .updateTable('post_targets')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('id', '=', (eb) => nextUnreleased(eb, postId, afterPosition))
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', 'is', null)
+    .returning('id');
+
+/** PostgreSQL: the job of the target a `released` CTE of the same statement released, if any. */
+const releasedJob = (db: Kysely<Database>, jobId: string, now: number) =>
+  jobForRowOf(db, postDeliver, jobId, now, now, 'released', sql<string>`json_build_object('targetId', source.id, 'dueAt', cast(${now} as bigint))::text`);
+
 /** Releases the first pending target after `afterPosition` that was not released yet. */
 export async function releaseNextTarget(ctx: TxContext, postId: string, afterPosition: number): Promise<string | null> {
-  // Found and released in one statement (the caller holds the post's lock).
-  const next = await ctx.db
-    .updateTable('post_targets')
-    .set({ next_attempt_at: ctx.now, updated_at: ctx.now })
-    .where('id', '=', (eb) =>
-      eb
-        .selectFrom('post_targets')
-        .select('id')
-        .where('post_id', '=', postId)
-        .where('position', '>', afterPosition)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', 'is', null)
-        .orderBy('position')
-        .limit(1),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const next = await releaseNext(ctx.db, postId, afterPosition, ctx.now).executeTakeFirst();
   if (!next) return null;
   await queueTargetStep(ctx, next.id, ctx.now);
   return next.id;
 }
 
-/** Sets when a target's next step is due (with `also`, more of its columns) and queues the job that runs it. */
-export async function scheduleTarget(ctx: TxContext, targetId: string, at: number, also: { released_next?: 1 } = {}): Promise<void> {
-  await ctx.db.updateTable('post_targets').set({ next_attempt_at: at, updated_at: ctx.now, ...also }).where('id', '=', targetId).execute();
-  await queueTargetStep(ctx, targetId, at);
+// PostgreSQL: the next target released, its job queued and the post's other targets' statuses
+// read, in one statement (it reads the targets as they were before its own release, which
+// changes no status). For a target's outcome, under the post's lock (outcome.ts).
+const releasingReading = prepare((db, postId: string, afterPosition: number, targetId: string, jobId: string, now: number) =>
+  db
+    .with('released', () => releaseNext(db, postId, afterPosition, now))
+    .with('queued', () => releasedJob(db, jobId, now))
+    .selectNoFrom((eb) => [
+      eb.selectFrom('released').select('released.id').as('released'),
+      sql<string[]>`array(select status from post_targets where post_id = ${postId} and id <> ${targetId})`.as('others'),
+      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
+    ]),
+);
+
+/** PostgreSQL: releases the target after `target` (if one is waiting) and answers the post's other targets' statuses. */
+export async function releaseNextReading(ctx: TxContext, target: { id: string; post_id: string; position: number }): Promise<string[]> {
+  const [row] = (await releasingReading.execute(ctx.db, target.post_id, target.position, target.id, newId('job', ctx.now), ctx.now)).rows;
+  if (row?.released) wakeLocalWorkers();
+  return row?.others ?? [];
+}
+
+// PostgreSQL: a scheduled post queued, its first target released and that target's job queued,
+// in one statement.
+const dispatching = prepare((db, postId: string, jobId: string, now: number) =>
+  db
+    .with('dispatched', (qc) => qc.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id'))
+    .with('released', (qc) =>
+      qc
+        .updateTable('post_targets')
+        .set({ next_attempt_at: now, updated_at: now })
+        .where('id', '=', (eb) => nextUnreleased(eb, postId, -1))
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', 'is', null)
+        .where((eb) => eb.exists(eb.selectFrom('dispatched').select('dispatched.id')))
+        .returning('id'),
+    )
+    .with('queued', () => releasedJob(db, jobId, now))
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('dispatched').select('dispatched.id')).as('dispatched'),
+      eb.selectFrom('released').select('released.id').as('released'),
+      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
+    ]),
+);
+
+/**
+ * A scheduled post's time has come: it becomes queued and its first target is released. A post
+ * no longer scheduled (deleted, published now, sent back for approval) is left alone.
+ */
+export async function dispatchPost(store: Pick<Store, 'db' | 'caps'>, postId: string, now: number): Promise<void> {
+  if (store.caps.writableCte) {
+    const [row] = (await dispatching.execute(store.db, postId, newId('job', now), now)).rows;
+    if (row?.released) wakeLocalWorkers();
+    // The statement read the targets as they were when it began; should a writer it waited for
+    // on the post have changed them meanwhile, the release is made again under the post's lock.
+    if (!row?.dispatched || row.released) return;
+    await store.db.transaction().execute(async (trx) => {
+      await lockPost(trx, postId, now);
+      await startDelivery({ db: trx, store, now }, postId);
+    });
+    return;
+  }
+  await store.db.transaction().execute(async (trx) => {
+    // Locks the post and moves it on in one statement.
+    const queued = await trx.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id').executeTakeFirst();
+    if (!queued) return;
+    await startDelivery({ db: trx, store, now }, postId);
+  });
 }
 
 /** Queues the job of a target whose `next_attempt_at` is already `at` (a new post's first target). */

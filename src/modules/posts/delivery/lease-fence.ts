@@ -1,0 +1,31 @@
+// A `post.deliver` run writes only while its job is still its own: running, on the attempt the
+// run was claimed for (a reaped job is pending; a claim since counts another attempt). A run
+// its worker gave up (lease lost or not renewed in time) goes on in the background until it
+// ends; fenced, its saves and its outcome fail, so it sends nothing more and records nothing.
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { Store } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
+
+export interface Lease {
+  jobId: string;
+  attempt: number;
+}
+
+export const LEASE_LOST = 'the job is no longer held by this run (its lease ended)';
+
+/**
+ * The job row, if the run still holds it. On PostgreSQL the row is locked for share, so a
+ * reaper's update waits for the write it fences instead of passing it; SQLite writes one at a time.
+ */
+export function leaseHeld(jobs: SelectQueryBuilder<Database, 'jobs', object>, store: Pick<Store, 'caps'>, lease: Lease) {
+  const held = jobs
+    .select('jobs.id')
+    .where('jobs.id', '=', lease.jobId)
+    .where('jobs.status', '=', 'running')
+    .where('jobs.attempts', '=', lease.attempt);
+  return store.caps.skipLocked ? held.forShare() : held;
+}
+
+/** `where exists (the job is still this run's)`, for an update the lease fences. */
+export const whileHeld = (store: Pick<Store, 'caps'>, lease: Lease) => (eb: ExpressionBuilder<Database, 'post_targets'>) =>
+  eb.exists(leaseHeld(eb.selectFrom('jobs'), store, lease));

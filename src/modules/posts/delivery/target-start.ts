@@ -1,0 +1,79 @@
+// The start of a `post.deliver` run: the target with its post and account, and, for a target
+// still pending, its claim (publishing, one attempt more) and its post's move from queued to
+// publishing. On PostgreSQL all of that is one statement of data-modifying CTEs, one round trip
+// instead of three; SQLite, where a statement costs no round trip, runs them in turn.
+import type { Kysely } from 'kysely';
+import type { Store } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
+import { prepare } from '../../../db/prepared.ts';
+
+const TARGET_COLUMNS = ['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id', 'p.status as postStatus'] as const;
+const ACCOUNT_COLUMNS = ['a.id as accountId', 'a.status as accountStatus', 'a.platform_user_id', 'a.username', 'a.access_token_enc', 'a.metadata'] as const;
+
+const targetOf = (db: Kysely<Database>) =>
+  db.selectFrom('post_targets as t').innerJoin('posts as p', 'p.id', 't.post_id').leftJoin('accounts as a', 'a.id', 't.account_id').select(TARGET_COLUMNS).select(ACCOUNT_COLUMNS);
+
+const readTarget = prepare((db, targetId: string) => targetOf(db).where('t.id', '=', targetId));
+
+const claimTarget = (db: Kysely<Database>, targetId: string, dueAt: number, now: number) =>
+  db
+    .updateTable('post_targets')
+    .set((eb) => ({ status: 'publishing', attempts: eb('attempts', '+', 1), updated_at: now }))
+    .where('id', '=', targetId)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '=', dueAt);
+
+const startPost = (db: Kysely<Database>, postId: string, now: number) => db.updateTable('posts').set({ status: 'publishing', updated_at: now }).where('id', '=', postId).where('status', '=', 'queued');
+
+// PostgreSQL. The select reads the rows as they were before the CTEs' writes (one snapshot for
+// the whole statement), so it reports whether the claim took as a column of its own.
+const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number) =>
+  db
+    .with('claimed', () => claimTarget(db, targetId, dueAt, now).returning(['id', 'post_id']))
+    .with('started', (qc) =>
+      qc
+        .updateTable('posts')
+        .set({ status: 'publishing', updated_at: now })
+        .where('id', 'in', (eb) => eb.selectFrom('claimed').select('claimed.post_id'))
+        .where('status', '=', 'queued')
+        .returning('posts.id'),
+    )
+    .selectFrom('post_targets as t')
+    .innerJoin('posts as p', 'p.id', 't.post_id')
+    .leftJoin('accounts as a', 'a.id', 't.account_id')
+    .select(TARGET_COLUMNS)
+    .select(ACCOUNT_COLUMNS)
+    .select((eb) => eb.exists(eb.selectFrom('claimed').select('claimed.id')).as('claimed'))
+    .where('t.id', '=', targetId),
+);
+
+type Row = Awaited<ReturnType<ReturnType<typeof targetOf>['executeTakeFirstOrThrow']>>;
+
+export interface StartedTarget {
+  /** The target as read (its status as it was: pending for a target claimed by this run). */
+  row: Row;
+  /** Whether this run claimed a pending target (a new attempt), rather than resuming one already publishing. */
+  claimed: boolean;
+}
+
+/** Null when the target is gone, settled, not due at `dueAt` any more, or claimed by another run. */
+export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number): Promise<StartedTarget | null> {
+  const current = (row: Row | undefined): row is Row => row !== undefined && row.next_attempt_at === dueAt && (row.status === 'pending' || row.status === 'publishing');
+  if (store.caps.writableCte) {
+    const [read] = (await readAndClaim.execute(store.db, targetId, dueAt, now)).rows;
+    if (!read) return null;
+    const { claimed, ...row } = read;
+    if (!current(row)) return null;
+    // A pending target whose claim did not take was claimed by another run meanwhile.
+    if (row.status === 'pending' && !claimed) return null;
+    return { row, claimed: Boolean(claimed) };
+  }
+  const [row] = (await readTarget.execute(store.db, targetId)).rows;
+  if (!current(row)) return null;
+  if (row.status !== 'pending') return { row, claimed: false };
+  const claim = await claimTarget(store.db, targetId, dueAt, now).executeTakeFirst();
+  if (claim.numUpdatedRows === 0n) return null;
+  // Read with the target above: only the post's first target finds it still queued.
+  if (row.postStatus === 'queued') await startPost(store.db, row.post_id, now).execute();
+  return { row, claimed: true };
+}
