@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../src/http/logging.ts';
 import { buildJobRegistry } from '../src/composition.ts';
+import { enqueue } from '../src/jobs/queue.ts';
 import { Worker } from '../src/jobs/worker.ts';
+import { postDeliver } from '../src/modules/posts/delivery/kinds.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
@@ -179,6 +181,21 @@ for (const dialect of DIALECTS) {
       const firstCall = (host: string) => journal(host, start)[0]?.seq ?? Infinity;
       const order = ['open.tiktokapis.com', 'oauth.reddit.com', 'graph.threads.net'].map(firstCall);
       assert.deepEqual([...order].sort((a, b) => a - b), order);
+    });
+
+    test('a post left unsettled after its last target was recorded settles when that target\'s job runs again', async () => {
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }]);
+      assert.equal((await settled(t, key, id)).status, 'published');
+      // As if the run had died between recording the target and settling the post (PostgreSQL
+      // records a first attempt that releases another target without the post's lock).
+      const { db } = t.runtime.deps.store;
+      await db.updateTable('posts').set({ status: 'publishing' }).where('id', '=', id).execute();
+      const before = (await events(id)).filter((e) => e.type === 'post.published').length;
+      const targetId = (await getPost(t, key, id)).targets[0]?.id ?? '';
+      await enqueue(db, t.runtime.deps.store, clock.now(), postDeliver, { targetId, dueAt: 0 });
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published');
+      assert.equal((await events(id)).filter((e) => e.type === 'post.published').length, before + 1, 'post.published once more');
     });
 
     test('transient failures are retried on the schedule, then succeed; attempts are counted', async () => {

@@ -14,7 +14,7 @@ import type { PublishProgress } from '../../../platforms/types.ts';
 import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
-import { recordOutcome, type StepOutcome } from './outcome.ts';
+import { recordOutcome, settleIfOver, type StepOutcome } from './outcome.ts';
 import { startTarget } from './target-start.ts';
 import { LEASE_LOST, whileHeld, type Lease } from './lease-fence.ts';
 import { targetOutcome } from '../../../metrics/outcomes.ts';
@@ -34,6 +34,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       const startedAt = clock.now();
       const started = await startTarget(store, targetId, dueAt, startedAt);
       if (!started) return; // gone, settled, stale, or another run's
+      if ('unsettled' in started) return settleIfOver(store, startedAt, started.unsettled.organization_id, started.unsettled.post_id);
       const { row } = started;
       let attempts = row.attempts + (started.claimed ? 1 : 0);
       const saved = JSON.parse(row.progress) as PublishProgress;
@@ -71,7 +72,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       const now = clock.now();
       // Fenced like the saves: a run that lost the job records nothing (the next run finds the
       // saved progress, markers included, and goes on from there).
-      const status = await db.transaction().execute((trx) => recordOutcome({ db: trx, store, now }, row.organization_id, { ...row, attempts }, outcome, lease));
+      const status = await recordOutcome(store, now, row.organization_id, { ...row, attempts }, outcome, lease, started.nextWaiting);
       deps.metrics?.postTarget(row.platform, targetOutcome(status));
     },
   });

@@ -18,13 +18,14 @@ export const LEASE_LOST = 'the job is no longer held by this run (its lease ende
  * reaper's update waits for the write it fences instead of passing it; SQLite writes one at a time.
  */
 export function leaseHeld(jobs: SelectQueryBuilder<Database, 'jobs', object>, store: Pick<Store, 'caps'>, lease: Lease) {
-  const held = jobs
-    .select('jobs.id')
-    .where('jobs.id', '=', lease.jobId)
-    .where('jobs.status', '=', 'running')
-    .where('jobs.attempts', '=', lease.attempt);
-  return store.caps.skipLocked ? held.forShare() : held;
+  return store.caps.skipLocked ? leaseLocked(jobs, lease) : leaseRow(jobs, lease);
 }
+
+/** PostgreSQL: the job row, locked for share, if the run still holds it (for statements of PostgreSQL only). */
+export const leaseLocked = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: Lease) => leaseRow(jobs, lease).forShare();
+
+const leaseRow = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: Lease) =>
+  jobs.select('jobs.id').where('jobs.id', '=', lease.jobId).where('jobs.status', '=', 'running').where('jobs.attempts', '=', lease.attempt);
 
 /** `where exists (the job is still this run's)`, for an update the lease fences. */
 export const whileHeld = (store: Pick<Store, 'caps'>, lease: Lease) => (eb: ExpressionBuilder<Database, 'post_targets'>) =>

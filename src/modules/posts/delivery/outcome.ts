@@ -2,20 +2,20 @@
 // target's new state, the next step's job (retry or processing check), the release of the next
 // target after a first attempt, and, once every target has settled, the post's outcome and its
 // event (published → post.published; failed or partial → post.failed).
-import { sql, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { Store } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
-import type { PostStatus, PostTargetRow, PostTargetsTable, TargetStatus } from '../../../db/schema.ts';
-import { asCte, type Write } from '../../../db/write-together.ts';
+import type { Database, PostStatus, PostTargetRow, PostTargetsTable, TargetStatus } from '../../../db/schema.ts';
 import { exponentialBackoff } from '../../../jobs/backoff.ts';
-import { jobWrite } from '../../../jobs/queue.ts';
-import { wakeLocalWorkers } from '../../../jobs/wakeup.ts';
+import { jobForRowOf } from '../../../jobs/queue.ts';
+import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
 import { newId } from '../../../lib/ids.ts';
 import type { EventData } from '../../events/catalog.ts';
 import { emitEvent, queueDeliveries } from '../../events/emit.ts';
 import { lockPost } from '../repo.ts';
 import { DELIVERY_BACKOFF, MAX_TARGET_ATTEMPTS, postDeliver } from './kinds.ts';
-import { leaseHeld, LEASE_LOST, type Lease } from './lease-fence.ts';
-import { queueTargetStep, releaseNextReading, releaseNextTarget, type TxContext } from './release.ts';
+import { leaseHeld, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
+import { queueTargetStep, releasedJob, releaseNext, releaseNextReading, releaseNextTarget, type TxContext } from './release.ts';
 
 export type StepOutcome =
   | { kind: 'published'; platformPostId: string | null; url: string | null }
@@ -32,6 +32,7 @@ export function retryDelay(attempts: number, retryAfterMs?: number, random: () =
 }
 
 interface TargetChange {
+  kind: StepOutcome['kind'];
   status: TargetStatus;
   /** The target row's new columns. */
   set: Updateable<PostTargetsTable>;
@@ -44,15 +45,15 @@ function changeOf(target: Target, outcome: StepOutcome, now: number): TargetChan
   const releasing = target.released_next === 0 ? { released_next: 1 as const } : {};
   switch (outcome.kind) {
     case 'published':
-      return { status: 'published', set: { status: 'published', platform_post_id: outcome.platformPostId, url: outcome.url, error: null, published_at: now, next_attempt_at: null, updated_at: now, ...releasing }, nextStepAt: null };
+      return { kind: 'published', status: 'published', set: { status: 'published', platform_post_id: outcome.platformPostId, url: outcome.url, error: null, published_at: now, next_attempt_at: null, updated_at: now, ...releasing }, nextStepAt: null };
     case 'processing': {
       const at = now + outcome.checkAfterMs;
-      return { status: 'publishing', set: { next_attempt_at: at, updated_at: now, ...releasing }, nextStepAt: at };
+      return { kind: 'processing', status: 'publishing', set: { next_attempt_at: at, updated_at: now, ...releasing }, nextStepAt: at };
     }
     case 'failed': {
       const delay = outcome.retryable ? retryDelay(target.attempts, outcome.retryAfterMs) : null;
       const at = delay === null ? null : now + delay;
-      return { status: at === null ? 'failed' : 'pending', set: { status: at === null ? 'failed' : 'pending', error: outcome.message, updated_at: now, next_attempt_at: at, ...releasing }, nextStepAt: at };
+      return { kind: 'failed', status: at === null ? 'failed' : 'pending', set: { status: at === null ? 'failed' : 'pending', error: outcome.message, updated_at: now, next_attempt_at: at, ...releasing }, nextStepAt: at };
     }
     default: {
       const unreachable: never = outcome;
@@ -65,49 +66,146 @@ const isOpen = (status: string) => status === 'pending' || status === 'publishin
 
 /**
  * Records the step's outcome while the run still holds `lease` (else throws, recording nothing),
- * and returns the target's new status (pending: a retry is scheduled).
+ * and returns the target's new status (pending: a retry is scheduled). `nextWaiting`: a later
+ * target waits for this one's first attempt (as read when the run began).
  */
-export async function recordOutcome(ctx: TxContext, organizationId: string, target: Target, outcome: StepOutcome, lease: Lease): Promise<TargetStatus> {
-  const change = changeOf(target, outcome, ctx.now);
-  const settles = !isOpen(change.status);
-  let others: string[] | null;
-  if (ctx.store.caps.writableCte) {
-    await changeFenced(ctx, target, change, lease);
-    others = target.released_next === 0 ? await releaseNextReading(ctx, target) : settles ? await otherStatuses(ctx, target) : null;
-  } else {
-    if (!(await leaseHeld(ctx.db.selectFrom('jobs'), ctx.store, lease).executeTakeFirst())) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
-    await lockPost(ctx.db, target.post_id, ctx.now);
-    await ctx.db.updateTable('post_targets').set(change.set).where('id', '=', target.id).execute();
-    if (change.nextStepAt !== null) await queueTargetStep(ctx, target.id, change.nextStepAt);
-    if (target.released_next === 0) await releaseNextTarget(ctx, target.post_id, target.position);
-    others = settles ? await otherStatuses(ctx, target) : null;
+export async function recordOutcome(store: Pick<Store, 'db' | 'caps'>, now: number, organizationId: string, target: Target, outcome: StepOutcome, lease: Lease, nextWaiting = false): Promise<TargetStatus> {
+  const change = changeOf(target, outcome, now);
+  // PostgreSQL, a first attempt that ends (published, or failed for good) with a target after it
+  // waiting: one statement, no transaction. The post cannot settle while the target it releases
+  // is open, so it needs no lock and no reading of the others, unless the release found none.
+  if (store.caps.writableCte && target.released_next === 0 && nextWaiting && change.nextStepAt === null) {
+    const released = await changeReleasing(store, now, target, change, outcome, lease);
+    if (!released && !isOpen(change.status)) await settleIfOver(store, now, organizationId, target.post_id);
+    return change.status;
   }
-  if (settles && others && !others.some(isOpen)) await settlePost(ctx, organizationId, target.post_id, [change.status, ...others]);
-  return change.status;
+  return store.db.transaction().execute(async (db) => {
+    const ctx: TxContext = { db, store, now };
+    const settles = !isOpen(change.status);
+    let others: string[] | null;
+    if (store.caps.writableCte) {
+      await changeFenced(ctx, target, change, outcome, lease);
+      others = target.released_next === 0 ? await releaseNextReading(ctx, target) : settles ? await otherStatuses(ctx, target) : null;
+    } else {
+      if (!(await leaseHeld(db.selectFrom('jobs'), store, lease).executeTakeFirst())) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
+      await lockPost(db, target.post_id, now);
+      await db.updateTable('post_targets').set(change.set).where('id', '=', target.id).execute();
+      if (change.nextStepAt !== null) await queueTargetStep(ctx, target.id, change.nextStepAt);
+      if (target.released_next === 0) await releaseNextTarget(ctx, target.post_id, target.position);
+      others = settles ? await otherStatuses(ctx, target) : null;
+    }
+    if (settles && others && !others.some(isOpen)) await settlePost(ctx, organizationId, target.post_id, [change.status, ...others]);
+    return change.status;
+  });
 }
 
 /**
- * PostgreSQL, in one statement: the lease checked, the post locked (the rest of the transaction
- * reads its targets after every other writer of them has committed), the target changed and
+ * Settles the post if none of its targets is open any more: after an outcome recorded without
+ * the post's lock, and for a target found over while its post is not (its run ended between
+ * recording the outcome and settling the post: the job runs again, and lands here).
+ */
+export async function settleIfOver(store: Pick<Store, 'db' | 'caps'>, now: number, organizationId: string, postId: string): Promise<void> {
+  await store.db.transaction().execute(async (db) => {
+    await lockPost(db, postId, now);
+    const statuses = (await db.selectFrom('post_targets').select('status').where('post_id', '=', postId).execute()).map((row) => row.status);
+    if (statuses.length > 0 && !statuses.some(isOpen)) await settlePost({ db, store, now }, organizationId, postId, statuses);
+  });
+}
+
+// PostgreSQL: a target's change in one shape for every outcome (so that its statements are
+// compiled once, db/prepared.ts), each column the outcome leaves alone written back as it was.
+// Every outcome ends an attempt, so the next target is released (`released_next`) by then.
+const changeTarget = (qc: Pick<Kysely<Database>, 'updateTable'>, targetId: string, kind: string, status: TargetStatus, platformPostId: string | null, url: string | null, error: string | null, nextAt: number | null, now: number) =>
+  qc
+    .updateTable('post_targets')
+    .set((eb) => ({
+      status,
+      platform_post_id: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(platformPostId)).else(eb.ref('platform_post_id')).end(),
+      url: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(url)).else(eb.ref('url')).end(),
+      published_at: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(now)).else(eb.ref('published_at')).end(),
+      error: eb.case().when(eb.val(kind), '=', 'processing').then(eb.ref('error')).else(eb.val(error)).end(),
+      next_attempt_at: nextAt,
+      released_next: 1,
+      updated_at: now,
+    }))
+    .where('id', '=', targetId);
+
+type ChangeArgs = [targetId: string, kind: string, status: TargetStatus, platformPostId: string | null, url: string | null, error: string | null, nextAt: number | null, now: number];
+
+const changeArgs = (target: Target, change: TargetChange, outcome: StepOutcome, now: number): ChangeArgs => [
+  target.id,
+  change.kind,
+  change.status,
+  outcome.kind === 'published' ? outcome.platformPostId : null,
+  outcome.kind === 'published' ? outcome.url : null,
+  outcome.kind === 'failed' ? outcome.message : null,
+  change.nextStepAt,
+  now,
+];
+
+const HELD = sql<boolean>`exists (select 1 from "lease")`;
+
+// The lease checked, the target changed and the next target released with its job, every
+// write conditioned on the lease.
+const changingReleasing = prepare((db, jobId: string, attempt: number, postId: string, position: number, newJobId: string, ...change: ChangeArgs) =>
+  db
+    .with('lease', () => leaseLocked(db.selectFrom('jobs'), { jobId, attempt }))
+    .with('changed', () => changeTarget(db, ...change).where(HELD))
+    .with('released', (qc) => releaseNext(qc, postId, position, change[7]).where(HELD))
+    .with('queued', () => releasedJob(db, newJobId, change[7]))
+    .selectNoFrom((eb) => [
+      sql<boolean>`exists (select 1 from "lease")`.as('held'),
+      eb.selectFrom('released').select('released.id').as('released'),
+      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
+    ]),
+);
+
+/**
+ * PostgreSQL, in one statement outside any transaction: the lease checked, the target changed,
+ * the next target released with its job; a run that lost the lease writes nothing (and throws).
+ * Answers whether a target was released.
+ */
+async function changeReleasing(store: Pick<Store, 'db' | 'caps'>, now: number, target: Target, change: TargetChange, outcome: StepOutcome, lease: Lease): Promise<boolean> {
+  const [result] = (await changingReleasing.execute(store.db, lease.jobId, lease.attempt, target.post_id, target.position, newId('job', now), ...changeArgs(target, change, outcome, now))).rows;
+  if (!result?.held) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
+  if (result.released === null) return false;
+  wakeLocalWorkers();
+  return true;
+}
+
+// The lease checked, the post locked (the rest of the transaction reads its targets after every
+// other writer of them has committed), the target changed; with its next step's job, or without.
+const lockingChanging = prepare((db, jobId: string, attempt: number, postId: string, ...change: ChangeArgs) =>
+  db
+    .with('lease', () => leaseLocked(db.selectFrom('jobs'), { jobId, attempt }))
+    .with('locked', (qc) => qc.updateTable('posts').set({ updated_at: change[7] }).where('id', '=', postId))
+    .with('changed', () => changeTarget(db, ...change))
+    .selectNoFrom(() => [HELD.as('held')]),
+);
+const lockingChangingQueuing = prepare((db, jobId: string, attempt: number, postId: string, stepJobId: string, stepPayload: string, ...change: ChangeArgs) =>
+  db
+    .with('lease', () => leaseLocked(db.selectFrom('jobs'), { jobId, attempt }))
+    .with('locked', (qc) => qc.updateTable('posts').set({ updated_at: change[7] }).where('id', '=', postId))
+    .with('changed', () => changeTarget(db, ...change).returning('id'))
+    .with('queued', () => jobForRowOf(db, postDeliver, stepJobId, change[6] ?? 0, change[7], 'changed', sql<string>`${stepPayload}`))
+    .selectNoFrom((eb) => [HELD.as('held'), eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified')]),
+);
+
+/**
+ * PostgreSQL, in one statement: the lease checked, the post locked, the target changed and
  * its next step queued. A run that no longer holds the lease throws, and the transaction rolls
  * back whatever the statement wrote.
  */
-async function changeFenced(ctx: TxContext, target: Target, change: TargetChange, lease: Lease): Promise<void> {
-  const { db, now } = ctx;
-  const step = change.nextStepAt === null ? null : jobWrite(now, postDeliver, { targetId: target.id, dueAt: change.nextStepAt }, { runAt: change.nextStepAt });
-  const query = db
-    .with('lease', (qc) => leaseHeld(qc.selectFrom('jobs'), ctx.store, lease))
-    .with('locked', (qc) => qc.updateTable('posts').set({ updated_at: now }).where('id', '=', target.post_id))
-    .with('changed', (qc) => qc.updateTable('post_targets').set(change.set).where('id', '=', target.id))
-    .with('queued', () => asCte(step?.write ?? noWrite, db))
-    .selectNoFrom((eb) => [eb.exists(eb.selectFrom('lease').select('lease.id')).as('held'), ...(step ? [sql<string>`pg_notify(${step.notify}, '')`.as('notified')] : [])]);
-  const [result] = (await query.execute()) as Array<{ held: boolean }>;
+async function changeFenced(ctx: TxContext, target: Target, change: TargetChange, outcome: StepOutcome, lease: Lease): Promise<void> {
+  const args = changeArgs(target, change, outcome, ctx.now);
+  const at = change.nextStepAt;
+  const result =
+    at === null
+      ? (await lockingChanging.execute(ctx.db, lease.jobId, lease.attempt, target.post_id, ...args)).rows[0]
+      : (await lockingChangingQueuing.execute(ctx.db, lease.jobId, lease.attempt, target.post_id, newId('job', ctx.now), JSON.stringify({ targetId: target.id, dueAt: at }), ...args)).rows[0];
   if (!result?.held) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
-  if (step) wakeLocalWorkers();
+  if (at !== null) wakeLocalWorkers();
 }
-
-// A CTE that writes nothing, for a statement whose step has no job to queue.
-const noWrite: Write = (db) => db.deleteFrom('jobs').where(sql<boolean>`false`);
 
 /** The post's other targets' statuses, read under the post's lock. */
 async function otherStatuses(ctx: TxContext, target: Target): Promise<string[]> {

@@ -35,7 +35,7 @@ const nextUnreleased = (eb: ExpressionBuilder<Database, 'post_targets'>, postId:
 // Found and released in one statement (the caller holds the post's lock). The row's own
 // conditions are repeated: PostgreSQL checks them again on the row it updates, should a
 // writer it waited for have changed it.
-const releaseNext = (db: Kysely<Database>, postId: string, afterPosition: number, now: number) =>
+export const releaseNext = (db: Pick<Kysely<Database>, 'updateTable'>, postId: string, afterPosition: number, now: number) =>
   db
     .updateTable('post_targets')
     .set({ next_attempt_at: now, updated_at: now })
@@ -45,7 +45,7 @@ const releaseNext = (db: Kysely<Database>, postId: string, afterPosition: number
     .returning('id');
 
 /** PostgreSQL: the job of the target a `released` CTE of the same statement released, if any. */
-const releasedJob = (db: Kysely<Database>, jobId: string, now: number) =>
+export const releasedJob = (db: Kysely<Database>, jobId: string, now: number) =>
   jobForRowOf(db, postDeliver, jobId, now, now, 'released', sql<string>`json_build_object('targetId', source.id, 'dueAt', cast(${now} as bigint))::text`);
 
 /** Releases the first pending target after `afterPosition` that was not released yet. */

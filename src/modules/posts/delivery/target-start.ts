@@ -44,6 +44,19 @@ const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number) 
     .select(TARGET_COLUMNS)
     .select(ACCOUNT_COLUMNS)
     .select((eb) => eb.exists(eb.selectFrom('claimed').select('claimed.id')).as('claimed'))
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('post_targets as n')
+            .select('n.id')
+            .whereRef('n.post_id', '=', 't.post_id')
+            .whereRef('n.position', '>', 't.position')
+            .where('n.status', '=', 'pending')
+            .where('n.next_attempt_at', 'is', null),
+        )
+        .as('waiting'),
+    )
     .where('t.id', '=', targetId),
 );
 
@@ -54,26 +67,38 @@ export interface StartedTarget {
   row: Row;
   /** Whether this run claimed a pending target (a new attempt), rather than resuming one already publishing. */
   claimed: boolean;
+  /** PostgreSQL: a later target of the post waits for this one's first attempt (always false on SQLite). */
+  nextWaiting: boolean;
 }
 
-/** Null when the target is gone, settled, not due at `dueAt` any more, or claimed by another run. */
-export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number): Promise<StartedTarget | null> {
-  const current = (row: Row | undefined): row is Row => row !== undefined && row.next_attempt_at === dueAt && (row.status === 'pending' || row.status === 'publishing');
+/** A target that is over (published or failed) while its post is not: a run that ended before settling it. */
+export interface UnsettledPost {
+  unsettled: Pick<Row, 'post_id' | 'organization_id'>;
+}
+
+const isCurrent = (row: Row, dueAt: number) => row.next_attempt_at === dueAt && (row.status === 'pending' || row.status === 'publishing');
+const isUnsettled = (row: Row) => (row.status === 'published' || row.status === 'failed') && (row.postStatus === 'queued' || row.postStatus === 'publishing');
+
+/** Null when the target is gone, settled with its post, not due at `dueAt` any more, or claimed by another run. */
+export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number): Promise<StartedTarget | UnsettledPost | null> {
   if (store.caps.writableCte) {
     const [read] = (await readAndClaim.execute(store.db, targetId, dueAt, now)).rows;
     if (!read) return null;
-    const { claimed, ...row } = read;
-    if (!current(row)) return null;
+    const { claimed, waiting, ...row } = read;
+    if (isUnsettled(row)) return { unsettled: row };
+    if (!isCurrent(row, dueAt)) return null;
     // A pending target whose claim did not take was claimed by another run meanwhile.
     if (row.status === 'pending' && !claimed) return null;
-    return { row, claimed: Boolean(claimed) };
+    return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting) };
   }
   const [row] = (await readTarget.execute(store.db, targetId)).rows;
-  if (!current(row)) return null;
-  if (row.status !== 'pending') return { row, claimed: false };
+  if (!row) return null;
+  if (isUnsettled(row)) return { unsettled: row };
+  if (!isCurrent(row, dueAt)) return null;
+  if (row.status !== 'pending') return { row, claimed: false, nextWaiting: false };
   const claim = await claimTarget(store.db, targetId, dueAt, now).executeTakeFirst();
   if (claim.numUpdatedRows === 0n) return null;
   // Read with the target above: only the post's first target finds it still queued.
   if (row.postStatus === 'queued') await startPost(store.db, row.post_id, now).execute();
-  return { row, claimed: true };
+  return { row, claimed: true, nextWaiting: false };
 }
