@@ -286,6 +286,34 @@ for (const dialect of DIALECTS) {
       assert.equal((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
     });
 
+    test('the echo of a message the service stored is recorded as handled when it arrives, with no job queued', async () => {
+      const a = account('facebook');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      // Stored for every organization's account of the Page (another test connects a second one).
+      for (const other of await db.selectFrom('accounts').select(['id', 'organization_id']).where('platform', '=', 'facebook').where('platform_user_id', '=', a.platformUserId).execute()) {
+        const conversationId = newId('conversation');
+        await db
+          .insertInto('conversations')
+          .values({ id: conversationId, organization_id: other.organization_id, account_id: other.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-known', participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: null, created_at: now, updated_at: now })
+          .execute();
+        await db
+          .insertInto('messages')
+          .values({ id: newId('message'), organization_id: other.organization_id, account_id: other.id, conversation_id: conversationId, direction: 'outbound', platform_message_id: 'm_known_ours', text: 'ours', attachments: '[]', status: 'sent', sent_at: now, reaction: null, postback: null, created_at: now })
+          .execute();
+      }
+      const echo = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-known' }, timestamp: now, message: { mid: 'm_known_ours', is_echo: true, app_id: 1, text: 'ours' } }] }] });
+      assert.equal((await postMeta(t, echo)).status, 200);
+      const row = await db.selectFrom('platform_webhook_events').select(['id', 'status', 'note']).where('body', '=', echo).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'processed');
+      assert.match(row.note ?? '', /echoes of messages sent through the service/);
+      assert.equal((await db.selectFrom('jobs').select('id').where('payload', 'like', `%${row.id}%`).execute()).length, 0, 'no job for it');
+      // An echo of a message the service does not know still goes through the job (and is recorded).
+      const other = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-known' }, timestamp: now + 1, message: { mid: 'm_known_app', is_echo: true, app_id: 2, text: 'from the app' } }] }] });
+      assert.equal((await postMeta(t, other)).status, 200);
+      await waitFor(async () => ((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_known_app').executeTakeFirst()) ? true : null), 10_000, 'the app echo recorded');
+    });
+
     test('a stored webhook whose processing fails on its last attempt goes back to unhandled, and the next worker start runs it again', async () => {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { AccountRow, Database } from '../../db/schema.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversations/inbound.ts';
+import { messageByPlatformId } from '../conversations/queries.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
 import type { Json } from './meta-changes.ts';
 
@@ -37,4 +38,24 @@ export async function recordMessaging(trx: Kysely<Database>, deps: Pick<AppDeps,
     }
   }
   return emitted;
+}
+
+/**
+ * Whether the body holds only echoes of messages the service sent and has stored, for every
+ * account of their Page or Instagram account: such an echo adds nothing (conversations/inbound.ts),
+ * so the receiving route records the body as processed at once instead of queueing its job. A
+ * body with anything else, or an echo not (yet) stored, goes the usual way.
+ */
+export async function onlyKnownEchoes(db: Kysely<Database>, body: Json): Promise<boolean> {
+  const entries = Array.isArray(body.entry) ? body.entry : [];
+  if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return false;
+  const { items, ignored } = parseMetaMessaging(body);
+  if (!items.length || ignored.length || items.some((item) => item.kind !== 'echo' || item.mid === null)) return false;
+  const accounts = await accountsOf(db, items);
+  for (const item of items) {
+    const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
+    if (!mine.length) return false;
+    for (const account of mine) if (!(await messageByPlatformId.execute(db, account.id, item.mid ?? '')).rows.length) return false;
+  }
+  return true;
 }

@@ -31,13 +31,9 @@ const markProcessed = prepare((db, status: PlatformWebhookStatus, note: string |
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 /** The kinds of one envelope: `object.field` per change, `object.messaging` per messaging item; a Threads notification's one field. */
-export function envelopeKinds(body: string): { object: string | null; kinds: string[] } {
-  let parsed: Json;
-  try {
-    parsed = obj(JSON.parse(body));
-  } catch {
-    return { object: null, kinds: [] };
-  }
+export function envelopeKinds(body: string | Json): { object: string | null; kinds: string[] } {
+  const parsed = readEnvelope(body);
+  if (!parsed) return { object: null, kinds: [] };
   if (isThreadsNotification(parsed)) return { object: THREADS_OBJECT, kinds: [`${THREADS_OBJECT}.${String(obj(parsed.values).field)}`] };
   const object = typeof parsed.object === 'string' ? parsed.object : null;
   const kinds = new Set<string>();

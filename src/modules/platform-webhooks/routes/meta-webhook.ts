@@ -10,6 +10,8 @@ import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
 import { envelopeKinds, platformEventProcess } from '../process-job.ts';
+import { onlyKnownEchoes } from '../messaging-handler.ts';
+import { readEnvelope } from '../meta-changes.ts';
 import { validSignature } from '../signature.ts';
 
 // A NUL escaped in a JSON string: \u0000 whose backslash is not itself escaped (not the end of
@@ -31,6 +33,13 @@ const storeBody = prepare((db, id: string, object: string | null, body: string, 
     .values({ id, family: 'meta', object, body, status: 'pending', note: null, received_at: now, processed_at: null })
     .onConflict((oc) => oc.column('id').doNothing()),
 );
+const storeHandled = prepare((db, id: string, object: string | null, body: string, note: string, now: number) =>
+  db
+    .insertInto('platform_webhook_events')
+    .values({ id, family: 'meta', object, body, status: 'processed', note, received_at: now, processed_at: now })
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
+const ECHOES_NOTE = 'echoes of messages sent through the service: nothing to record';
 
 export function metaWebhook(api: Api): void {
   api.get(
@@ -74,8 +83,16 @@ export function metaWebhook(api: Api): void {
         if (hasNul(text)) throw errors.invalid('body', 'must not contain a NUL character');
         const now = deps.clock.now();
         const id = createHash('sha256').update(body).digest('hex');
+        const envelope = readEnvelope(text);
+        const { object } = envelopeKinds(envelope ?? text);
+        // The echo of every message sent through the service comes back here: when the message
+        // is stored already, the body is recorded as handled and no job is queued for it.
+        if (envelope && (await onlyKnownEchoes(deps.store.db, envelope))) {
+          await storeHandled.execute(deps.store.db, id, object, text, ECHOES_NOTE, now);
+          return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
+        }
         await deps.store.db.transaction().execute(async (trx) => {
-          const inserted = await storeBody.execute(trx, id, envelopeKinds(text).object, text, now);
+          const inserted = await storeBody.execute(trx, id, object, text, now);
           // A redelivery of the same body is stored once and processed once.
           if ((inserted.numAffectedRows ?? 0n) === 0n) return;
           await enqueue(trx, deps.store, now, platformEventProcess, { eventId: id });
