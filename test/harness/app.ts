@@ -44,7 +44,8 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const config = parseConfig({ DATABASE_URL: database.url, DATA_DIR: database.dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const runtime = await openRuntime(config, options.clock);
   const redis = options.redisClient ?? (options.redis && config.redisUrl ? await connectRedis(config.redisUrl) : null);
-  const app = await buildApp(runtime.deps, { redis, logger: createLogger(config.logLevel) });
+  // In-process tests read the service's lines from process.stdout (ads-operations replaces its write).
+  const app = await buildApp(runtime.deps, { redis, logger: createLogger(config.logLevel, process.stdout) });
   // A suite that needs the service's own address in its config (OAuth callbacks, the in-process
   // sandbox) passes a free PORT; the others listen on any port.
   await app.listen({ port: config.port, host: '127.0.0.1' });
