@@ -183,6 +183,36 @@ for (const dialect of DIALECTS) {
       assert.equal(row?.attempts, 1);
     });
 
+    test('a handler that ends its job in its own transaction: the work and the end land together; with the lease lost, neither', async (t) => {
+      t.after(cleanUp);
+      await sql`create table if not exists work_done (id text primary key)`.execute(store.db);
+      let hijack = false;
+      const kind = defineJob({
+        kind: 'test.complete-in',
+        payload: Empty,
+        maxAttempts: 1,
+        timeoutMs: 5000,
+        async run(_p, c) {
+          await store.db.transaction().execute(async (trx) => {
+            await sql`insert into work_done (id) values (${c.jobId})`.execute(trx);
+            // As if the job had been reaped and taken by another worker meanwhile.
+            if (hijack) await trx.updateTable('jobs').set({ locked_by: 'another-worker' }).where('id', '=', c.jobId).execute();
+            await c.completeIn(trx);
+          });
+        },
+      });
+      const w = track(startWorker(store, [kind]));
+      const done = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await waitFor(() => w.settled.some((s) => s.job.id === done && s.outcome === 'completed'), 5000, 'the job to complete');
+      assert.equal(await jobRow(store, done), undefined, 'the job row is gone');
+      assert.equal((await sql<{ id: string }>`select id from work_done where id = ${done}`.execute(store.db)).rows.length, 1);
+      hijack = true;
+      const lost = (await enqueue(store.db, store, Date.now(), kind, {})) ?? '';
+      await waitFor(() => w.settled.some((s) => s.job.id === lost), 5000, 'the second job to settle');
+      const expected = store.caps.writableCte ? 1 : 0; // PostgreSQL ends jobs after the handler, in batches
+      assert.equal((await sql<{ id: string }>`select id from work_done where id = ${lost}`.execute(store.db)).rows.length, expected, 'the work of a run that lost its lease');
+    });
+
     test('stop(): a running job that finishes within the shutdown timeout completes', async (t) => {
       t.after(cleanUp);
       const started = deferred();

@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       const runCleanup = async () => {
         const job = buildJobRegistry(t.runtime.deps).get('media.cleanup');
         assert.ok(job, 'media.cleanup is registered');
-        await job.definition.run({}, { jobId: 'test', attempt: 1, maxAttempts: 5, signal: new AbortController().signal, db: t.runtime.deps.store.db, log: createLogger('silent') });
+        await job.definition.run({}, { jobId: 'test', attempt: 1, maxAttempts: 5, signal: new AbortController().signal, db: t.runtime.deps.store.db, log: createLogger('silent'), completeIn: () => Promise.resolve() });
       };
 
       test('an upload schedules one sweep for the day its media falls due', async () => {

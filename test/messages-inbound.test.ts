@@ -324,7 +324,7 @@ for (const dialect of DIALECTS) {
       await db.insertInto('platform_webhook_events').values({ id: 'stuck-echo', family: 'meta', object: 'page', body, status: 'pending', note: null, received_at: now, processed_at: null }).execute();
       const job = buildJobRegistry(t.runtime.deps).get('platform_event.process');
       assert.ok(job);
-      const run = (attempt: number) => job.definition.run({ eventId: 'stuck-echo' }, { jobId: 'test', attempt, maxAttempts: 5, signal: new AbortController().signal, db, log: createLogger('silent') });
+      const run = (attempt: number) => job.definition.run({ eventId: 'stuck-echo' }, { jobId: 'test', attempt, maxAttempts: 5, signal: new AbortController().signal, db, log: createLogger('silent'), completeIn: () => Promise.resolve() });
       const status = async () => db.selectFrom('platform_webhook_events').select(['status', 'note']).where('id', '=', 'stuck-echo').executeTakeFirstOrThrow();
       await assert.rejects(run(4));
       assert.equal((await status()).status, 'pending', 'attempts left: the job retries it');

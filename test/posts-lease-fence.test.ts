@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
       const deliver = buildJobRegistry(t.runtime.deps).get('post.deliver')?.definition;
       assert.ok(deliver);
       const run = (attempt: number) =>
-        deliver.run(JSON.parse(job.payload), { jobId: job.id, attempt, maxAttempts: job.max_attempts, signal: new AbortController().signal, db, log: createLogger('silent') });
+        deliver.run(JSON.parse(job.payload), { jobId: job.id, attempt, maxAttempts: job.max_attempts, signal: new AbortController().signal, db, log: createLogger('silent'), completeIn: () => Promise.resolve() });
       const submits = () => t.sandbox.journal.list({ host: 'oauth.reddit.com', method: 'POST', path: '/api/submit' }).filter((e) => (e.body as { title?: string }).title === title).length;
       const target = () => db.selectFrom('post_targets').select(['status', 'progress', 'platform_post_id']).where('id', '=', targetId).executeTakeFirstOrThrow();
       return { job, run, submits, target };

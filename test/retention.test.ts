@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
     const runJob = async (signal = new AbortController().signal) => {
       const job = buildJobRegistry(t.runtime.deps).get(KIND);
       assert.ok(job, `${KIND} is registered`);
-      await job.definition.run({}, { jobId: 'test', attempt: 1, maxAttempts: 3, signal, db: store.db, log: createLogger('silent') });
+      await job.definition.run({}, { jobId: 'test', attempt: 1, maxAttempts: 3, signal, db: store.db, log: createLogger('silent'), completeIn: () => Promise.resolve() });
     };
     const retentionJobs = () => store.db.selectFrom('jobs').selectAll().where('kind', '=', KIND).orderBy('run_at').execute();
 

@@ -20,6 +20,14 @@ export interface JobContext {
   signal: AbortSignal;
   db: Kysely<Database>;
   log: FastifyBaseLogger;
+  /**
+   * Ends the job inside the handler's last transaction `trx`, for a handler whose work is one
+   * transaction. SQLite: the job's row is deleted there, so the work and the job's end commit
+   * together, in one commit instead of two; should the job no longer be this run's (its lease
+   * lost), it throws and the work rolls back. PostgreSQL: nothing here; the worker deletes
+   * finished jobs in batches afterwards, one round trip for many.
+   */
+  completeIn(trx: Kysely<Database>): Promise<void>;
 }
 
 /** What a job is, apart from its handler: enough to queue it, and to check its payload. */

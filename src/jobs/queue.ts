@@ -258,6 +258,13 @@ export async function completeJobs(db: Kysely<Database>, workerId: string, jobId
   }
 }
 
+/** Deletes a running job of this worker's in the caller's transaction; false when it is not this worker's any more. */
+export async function completeJobIn(trx: Kysely<Database>, workerId: string, jobId: string): Promise<boolean> {
+  const result = await completeOne.execute(trx, workerId, jobId);
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
+const completeOne = prepare((db, workerId: string, jobId: string) => db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', RUNNING));
+
 export async function retryJob(db: Kysely<Database>, jobId: string, workerId: string, now: number, runAt: number, error: string): Promise<void> {
   await owned(db, jobId, workerId)
     .set({ status: 'pending', run_at: runAt, locked_by: null, locked_until: null, last_error: error, updated_at: now })

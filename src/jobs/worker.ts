@@ -9,7 +9,7 @@ import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
-import { claimDue, COMPLETION_BATCH, completeJobs, failJob, nextTimes, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
+import { claimDue, COMPLETION_BATCH, completeJobIn, completeJobs, failJob, nextTimes, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { subscribeWakeups, type Subscription } from './wakeup.ts';
 
@@ -228,6 +228,8 @@ export class Worker {
     let childLog: FastifyBaseLogger | undefined;
     const jobLog = () => (childLog ??= log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts }));
     let finished = false;
+    // The handler ended the job in its own transaction (JobContext.completeIn).
+    let completedInside = false;
     // The lease is renewed while the handler runs (lease-keeper.ts); losing it, or failing to
     // renew it in time, means another worker may take the job: this run is abandoned.
     const releaseLease = this.#leases.hold(job.id, job.locked_until ?? clock.now() + leaseMs, (reason) => {
@@ -251,11 +253,16 @@ export class Worker {
     try {
       await new Promise<void>((resolve, reject) => {
         signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
-        const context = { jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, signal, db, get log() { return jobLog(); } };
+        const completeIn = async (trx: typeof db) => {
+          if (store.caps.writableCte) return; // PostgreSQL: the batched delete below
+          if (!(await completeJobIn(trx, this.id, job.id))) throw new Error('the job is no longer this run\'s (its lease ended); its work is not recorded');
+          completedInside = true;
+        };
+        const context = { jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, signal, db, completeIn, get log() { return jobLog(); } };
         definition.run(payload, context).then(resolve, reject);
       });
       finished = true;
-      await this.#complete(job.id);
+      if (!completedInside) await this.#complete(job.id);
       settle('completed');
     } catch (error) {
       finished = true;

@@ -93,6 +93,7 @@ async function processStored(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 
     const status = unhandled.length ? 'unhandled' : 'processed';
     const note = [noteOf(unhandled, [...parsed.ignored, ...messaging.ignored, ...whatsapp.ignored, ...waMessages.ignored], emitted), ...readNotes].filter(Boolean).join('; ') || null;
     await markProcessed.execute(trx, status, note, now, eventId);
+    await context.completeIn(trx);
   });
 }
 
