@@ -83,12 +83,12 @@ export async function enqueue<K extends JobKind>(
   if (store.caps.listenNotify) {
     const { rows } = dedupeKey === undefined ? await insertJobNotifying.execute(db, ...job) : await insertDedupedJobNotifying.execute(db, dedupeKey, ...job);
     if (rows.length === 0) return null;
-    wakeLocalWorkers();
+    wakeLocalWorkers(definition.lane ?? 'default');
     return id;
   }
   const result = dedupeKey === undefined ? await insertJob.execute(db, ...job) : await insertDedupedJob.execute(db, dedupeKey, ...job);
   if ((result.numAffectedRows ?? 0n) === 0n) return null;
-  wakeLocalWorkers();
+  wakeLocalWorkers(definition.lane ?? 'default');
   return id;
 }
 
@@ -263,7 +263,7 @@ export async function completeJobIn(trx: Kysely<Database>, workerId: string, job
   const result = await completeOne.execute(trx, workerId, jobId);
   return (result.numAffectedRows ?? 0n) > 0n;
 }
-const completeOne = prepare((db, workerId: string, jobId: string) => db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).where('status', '=', RUNNING));
+const completeOne = prepare((db, workerId: string, jobId: string) => db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId));
 
 export async function retryJob(db: Kysely<Database>, jobId: string, workerId: string, now: number, runAt: number, error: string): Promise<void> {
   await owned(db, jobId, workerId)

@@ -3,6 +3,7 @@
 // processes on PostgreSQL the NOTIFY that enqueue() sends with the insert (delivered when the
 // transaction commits). On SQLite nothing announces jobs across processes: a separate worker
 // process falls back to its poll interval there.
+import { EventEmitter } from 'node:events';
 import type { Store } from '../db/database.ts';
 import { announceLocally, type Subscription } from '../db/notices.ts';
 
@@ -10,9 +11,22 @@ export type { Subscription };
 
 export const JOBS_CHANNEL = 'socialapi_jobs';
 
-/** Tells this process's workers that a job was enqueued. */
-export function wakeLocalWorkers(): void {
-  announceLocally(JOBS_CHANNEL);
+// A job enqueued in this process names its lane, so that a worker here looks in that lane only
+// (a look costs a statement per lane). Other processes hear the store's notice, which names
+// no lane, and look in every one.
+const lanes = new EventEmitter();
+lanes.setMaxListeners(0);
+
+/** Tells this process's workers that a job was enqueued (in `lane`, when known). */
+export function wakeLocalWorkers(lane?: string): void {
+  if (lane === undefined) announceLocally(JOBS_CHANNEL);
+  else lanes.emit('enqueued', lane);
+}
+
+/** Calls `onLane` for every job enqueued in this process with its lane named, until the returned function is called. */
+export function subscribeLaneWakeups(onLane: (lane: string) => void): () => void {
+  lanes.on('enqueued', onLane);
+  return () => lanes.off('enqueued', onLane);
 }
 
 /** Calls `onWake` on every signal until closed. */

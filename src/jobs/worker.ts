@@ -11,7 +11,7 @@ import { exponentialBackoff } from './backoff.ts';
 import { PermanentJobError, RetryJobError, type JobRegistry } from './catalog.ts';
 import { claimDue, COMPLETION_BATCH, completeJobIn, completeJobs, failJob, nextTimes, reapExpiredLeases, releaseJobs, retryJob } from './queue.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
-import { subscribeWakeups, type Subscription } from './wakeup.ts';
+import { subscribeLaneWakeups, subscribeWakeups, type Subscription } from './wakeup.ts';
 
 export interface WorkerOptions {
   store: Store;
@@ -38,6 +38,7 @@ export class Worker {
   readonly #o: WorkerOptions;
   readonly #running = new Map<string, { promise: Promise<void>; abort: AbortController; lane: string }>();
   #subscription: Subscription | null = null;
+  #laneSubscription: (() => void) | null = null;
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
   /** The look for work under way (resolved when none is); stop() waits for it. */
@@ -68,6 +69,7 @@ export class Worker {
   }
 
   start(): void {
+    this.#laneSubscription = subscribeLaneWakeups((lane) => this.#heardLane(lane));
     this.#subscription = subscribeWakeups(
       this.#o.store,
       () => this.#heardWakeup(),
@@ -80,6 +82,15 @@ export class Worker {
   #heardWakeup(): void {
     this.#heard++;
     for (const lane of this.#lanes) lane.dueAt = 0;
+    this.wake();
+  }
+
+  /** A job was enqueued in this process, in `name`: that lane looks. */
+  #heardLane(name: string): void {
+    const lane = this.#lanes.find((l) => l.name === name);
+    if (!lane) return this.#heardWakeup();
+    this.#heard++;
+    lane.dueAt = 0;
     this.wake();
   }
 
@@ -337,6 +348,7 @@ export class Worker {
   async #stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#timer);
+    this.#laneSubscription?.();
     await this.#subscription?.close();
     // A look for work under way finishes first (it claims nothing more), so every job this
     // worker will ever run is in #running below.
