@@ -8,7 +8,7 @@ export class ConfigError extends Error {}
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string };
+  | { kind: 'postgres'; url: string; /** Connections the process's pool opens at most (DATABASE_POOL_MAX). */ poolMax?: number };
 
 export interface S3Config {
   bucket: string;
@@ -135,6 +135,9 @@ function httpUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+/** A PostgreSQL pool's size unless DATABASE_POOL_MAX says otherwise (each connection is a server backend). */
+const DEFAULT_POOL_MAX = 10;
+
 function databaseTarget(env: Env, dataDir: string): DatabaseTarget {
   const raw = text(env, 'DATABASE_URL');
   if (raw === null) return { kind: 'sqlite', file: resolve(dataDir, 'socialapi.db') };
@@ -145,7 +148,7 @@ function databaseTarget(env: Env, dataDir: string): DatabaseTarget {
     } catch {
       throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: raw };
+    return { kind: 'postgres', url: raw, poolMax: integer(env, 'DATABASE_POOL_MAX', DEFAULT_POOL_MAX, 1, 1000) };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     throw new ConfigError('DATABASE_URL must be postgres://…, sqlite:PATH or a file path');

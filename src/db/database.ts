@@ -66,7 +66,7 @@ export function openStore(target: DatabaseTarget): Store {
       close: () => db.destroy(),
     };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: target.url, max: target.poolMax ?? 10, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server emits on the pool; without a listener that would
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});

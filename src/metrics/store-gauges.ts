@@ -1,5 +1,5 @@
 // The store's connections, read when scraped. PostgreSQL: the pg pool's own counters (a request
-// waiting for a connection means the pool of 10 is too small or queries are slow). SQLite has
+// waiting for a connection means the pool (DATABASE_POOL_MAX) is too small or queries are slow). SQLite has
 // one connection and no pool: only the engine is reported.
 import { Gauge, type Registry } from 'prom-client';
 import type { Store } from '../db/database.ts';
