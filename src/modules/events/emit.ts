@@ -11,15 +11,15 @@ import { webhookSend } from '../webhooks/send-kind.ts';
 import type { EventData, EventType } from './catalog.ts';
 
 // Compiled once (db/prepared.ts): every inbound message, status and send emits an event.
-const insertEvent = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) =>
-  db.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now }),
-);
+const eventRow = (db: Pick<Kysely<Database>, 'insertInto'>, id: string, organizationId: string, type: string, data: string, now: number) =>
+  db.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now });
+const insertEvent = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) => eventRow(db, id, organizationId, type, data, now));
 const endpointsOf = prepare((db, organizationId: string) => db.selectFrom('webhook_endpoints').select(['id', 'events']).where('organization_id', '=', organizationId));
 // PostgreSQL: the event written and the organization's endpoints read in one statement (the
 // insert, a data-modifying CTE, runs whether or not the select reads it): one round trip, not two.
 const insertEventReadingEndpoints = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) =>
   db
-    .with('recorded', (qc) => qc.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now }))
+    .with('recorded', () => eventRow(db, id, organizationId, type, data, now))
     .selectFrom('webhook_endpoints')
     .select(['id', 'events'])
     .where('organization_id', '=', organizationId),

@@ -2,10 +2,10 @@
 // target's new state, the next step's job (retry or processing check), the release of the next
 // target after a first attempt, and, once every target has settled, the post's outcome and its
 // event (published → post.published; failed or partial → post.failed).
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
-import type { Database, PostStatus, PostTargetRow, PostTargetsTable, TargetStatus } from '../../../db/schema.ts';
+import type { Database, PostStatus, PostTargetRow, TargetStatus } from '../../../db/schema.ts';
 import { exponentialBackoff } from '../../../jobs/backoff.ts';
 import { jobForRowOf } from '../../../jobs/queue.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
@@ -34,26 +34,20 @@ export function retryDelay(attempts: number, retryAfterMs?: number, random: () =
 interface TargetChange {
   kind: StepOutcome['kind'];
   status: TargetStatus;
-  /** The target row's new columns. */
-  set: Updateable<PostTargetsTable>;
   /** When the target's next step is due, if it has one (a retry, a processing check). */
   nextStepAt: number | null;
 }
 
 function changeOf(target: Target, outcome: StepOutcome, now: number): TargetChange {
-  // After its first attempt a target releases the next one; the mark rides in its own update.
-  const releasing = target.released_next === 0 ? { released_next: 1 as const } : {};
   switch (outcome.kind) {
     case 'published':
-      return { kind: 'published', status: 'published', set: { status: 'published', platform_post_id: outcome.platformPostId, url: outcome.url, error: null, published_at: now, next_attempt_at: null, updated_at: now, ...releasing }, nextStepAt: null };
-    case 'processing': {
-      const at = now + outcome.checkAfterMs;
-      return { kind: 'processing', status: 'publishing', set: { next_attempt_at: at, updated_at: now, ...releasing }, nextStepAt: at };
-    }
+      return { kind: 'published', status: 'published', nextStepAt: null };
+    case 'processing':
+      return { kind: 'processing', status: 'publishing', nextStepAt: now + outcome.checkAfterMs };
     case 'failed': {
       const delay = outcome.retryable ? retryDelay(target.attempts, outcome.retryAfterMs) : null;
       const at = delay === null ? null : now + delay;
-      return { kind: 'failed', status: at === null ? 'failed' : 'pending', set: { status: at === null ? 'failed' : 'pending', error: outcome.message, updated_at: now, next_attempt_at: at, ...releasing }, nextStepAt: at };
+      return { kind: 'failed', status: at === null ? 'failed' : 'pending', nextStepAt: at };
     }
     default: {
       const unreachable: never = outcome;
@@ -89,7 +83,7 @@ export async function recordOutcome(store: Pick<Store, 'db' | 'caps'>, now: numb
     } else {
       if (!(await leaseHeld(db.selectFrom('jobs'), store, lease).executeTakeFirst())) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
       await lockPost(db, target.post_id, now);
-      await db.updateTable('post_targets').set(change.set).where('id', '=', target.id).execute();
+      await changingTarget.execute(db, ...changeArgs(target, change, outcome, now));
       if (change.nextStepAt !== null) await queueTargetStep(ctx, target.id, change.nextStepAt);
       if (target.released_next === 0) await releaseNextTarget(ctx, target.post_id, target.position);
       others = settles ? await otherStatuses(ctx, target) : null;
@@ -112,9 +106,9 @@ export async function settleIfOver(store: Pick<Store, 'db' | 'caps'>, now: numbe
   });
 }
 
-// PostgreSQL: a target's change in one shape for every outcome (so that its statements are
-// compiled once, db/prepared.ts), each column the outcome leaves alone written back as it was.
-// Every outcome ends an attempt, so the next target is released (`released_next`) by then.
+// A target's change in one shape for every outcome (so that its statements are compiled once,
+// db/prepared.ts), each column the outcome leaves alone written back as it was. Every outcome
+// ends an attempt, after which the next target is released (`released_next`).
 const changeTarget = (qc: Pick<Kysely<Database>, 'updateTable'>, targetId: string, kind: string, status: TargetStatus, platformPostId: string | null, url: string | null, error: string | null, nextAt: number | null, now: number) =>
   qc
     .updateTable('post_targets')
@@ -143,6 +137,8 @@ const changeArgs = (target: Target, change: TargetChange, outcome: StepOutcome, 
   now,
 ];
 
+const changingTarget = prepare((db, ...change: ChangeArgs) => changeTarget(db, ...change));
+
 const HELD = sql<boolean>`exists (select 1 from "lease")`;
 
 // The lease checked, the target changed and the next target released with its job, every
@@ -154,7 +150,7 @@ const changingReleasing = prepare((db, jobId: string, attempt: number, postId: s
     .with('released', (qc) => releaseNext(qc, postId, position, change[7]).where(HELD))
     .with('queued', () => releasedJob(db, newJobId, change[7]))
     .selectNoFrom((eb) => [
-      sql<boolean>`exists (select 1 from "lease")`.as('held'),
+      HELD.as('held'),
       eb.selectFrom('released').select('released.id').as('released'),
       eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
     ]),

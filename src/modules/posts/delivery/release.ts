@@ -82,16 +82,7 @@ export async function releaseNextReading(ctx: TxContext, target: { id: string; p
 const dispatching = prepare((db, postId: string, jobId: string, now: number) =>
   db
     .with('dispatched', (qc) => qc.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id'))
-    .with('released', (qc) =>
-      qc
-        .updateTable('post_targets')
-        .set({ next_attempt_at: now, updated_at: now })
-        .where('id', '=', (eb) => nextUnreleased(eb, postId, -1))
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', 'is', null)
-        .where((eb) => eb.exists(eb.selectFrom('dispatched').select('dispatched.id')))
-        .returning('id'),
-    )
+    .with('released', () => releaseNext(db, postId, -1, now).where(sql<boolean>`exists (select 1 from "dispatched")`))
     .with('queued', () => releasedJob(db, jobId, now))
     .selectNoFrom((eb) => [
       eb.exists(eb.selectFrom('dispatched').select('dispatched.id')).as('dispatched'),
