@@ -2,6 +2,7 @@
 // the insights permissions (or, with `noInsights`, lacks them), a clock that runs with real time
 // and can be moved forward (publishing needs time to pass; snapshots need hours to), and small
 // request helpers.
+import { insertAccount } from './harness/sandbox-accounts.ts';
 import { SANDBOX_APPS } from '../src/platforms/context.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { Clock } from '../src/lib/clock.ts';
@@ -69,29 +70,6 @@ export async function addInsightsAccount(t: PostsApp, organizationId: string, pl
     t.sandbox.issueToken({ value: token, platform, type: 'user', clientId: `${platform}-client`, subjectId: user.id, userId: user.id, scopes, declined: [], pageIds: [], ttlSeconds: 86_400, longLived: true });
   }
   const { sealer, store, clock } = t.runtime.deps;
-  const id = newId('account');
-  const now = clock.now();
-  await store.db
-    .insertInto('accounts')
-    .values({
-      id,
-      organization_id: organizationId,
-      platform,
-      platform_user_id: platformUserId,
-      username,
-      display_name: null,
-      avatar_url: null,
-      external_id: null,
-      status: options.status ?? 'active',
-      approval_required: 0,
-      access_token_enc: sealer.seal(token),
-      refresh_token_enc: null,
-      token_expires_at: null,
-      scopes: scopes.join(' '),
-      metadata: JSON.stringify(metadata),
-      connected_at: now,
-      updated_at: now,
-    })
-    .execute();
+  const id = await insertAccount(store.db, sealer, { organizationId, platform, platformUserId, username, token, scopes, metadata, now: clock.now(), status: options.status ?? 'active' });
   return { id, platformUserId, token };
 }

@@ -5,6 +5,7 @@
 // the sandbox's control calls that make a person write, read, react or press a button.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { insertAccount } from './harness/sandbox-accounts.ts';
 import { SANDBOX_APPS } from '../src/platforms/context.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { Clock } from '../src/lib/clock.ts';
@@ -65,32 +66,22 @@ export async function addDmAccount(t: PostsApp, organizationId: string, kind: Ki
   if (igLogin) t.sandbox.issueToken({ ...common, platform: 'instagram', type: 'user', subjectId: ig.id, userId: ig.id, pageIds: [] });
   else t.sandbox.issueToken({ ...common, platform: 'facebook', type: 'page', subjectId: page.id, userId: user.id, pageIds: [page.id] });
   const { sealer, store, clock } = t.runtime.deps;
-  const id = newId('account');
-  const now = clock.now();
   const platformUserId = platform === 'facebook' ? page.id : ig.id;
   const metadata = kind === 'facebook' ? { login: 'facebook', category: page.category, tasks: page.tasks } : kind === 'instagram-facebook' ? { login: 'facebook', pageId: page.id } : { login: 'instagram' };
-  await store.db
-    .insertInto('accounts')
-    .values({
-      id,
-      organization_id: organizationId,
-      platform,
-      platform_user_id: platformUserId,
-      username: platform === 'facebook' ? null : ig.username,
-      display_name: platform === 'facebook' ? page.name : ig.name,
-      avatar_url: null,
-      external_id: `ext-${kind}`,
-      status: options.status ?? 'active',
-      approval_required: options.approval ? 1 : 0,
-      access_token_enc: sealer.seal(token),
-      refresh_token_enc: null,
-      token_expires_at: null,
-      scopes: scopes.join(' '),
-      metadata: JSON.stringify(metadata),
-      connected_at: now,
-      updated_at: now,
-    })
-    .execute();
+  const id = await insertAccount(store.db, sealer, {
+    organizationId,
+    platform,
+    platformUserId,
+    username: platform === 'facebook' ? null : ig.username,
+    displayName: platform === 'facebook' ? page.name : ig.name,
+    externalId: `ext-${kind}`,
+    status: options.status ?? 'active',
+    approvalRequired: options.approval ?? false,
+    token,
+    scopes,
+    metadata,
+    now: clock.now(),
+  });
   return { id, kind, platform, token, platformUserId, pageId: page.id };
 }
 

@@ -7,19 +7,11 @@
 // again until the user publishes the post again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
-import { waitFor } from './harness/wait.ts';
 import { addMetaAccount } from './posts-meta-support.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
-import { addAccount, createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { addAccount, json, lostAnswerTools, settled, ShiftClock, startPostsApp, type PostsApp } from './posts-support.ts';
 
-class ShiftClock implements Clock {
-  offset = 0;
-  now(): number {
-    return Date.now() + this.offset;
-  }
-}
 
 const BUSY = 150;
 /** Threads allows 250 posts a day. */
@@ -51,23 +43,8 @@ for (const dialect of DIALECTS) {
       await files.close();
     });
 
-    const sandboxUrl = (host: string, path: string) => `${t.url}/sandbox/${host}${path}`;
-    const targetRow = (id: string) => t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const mark = () => t.sandbox.journal.list().at(-1)?.seq ?? 0;
-    const calls = (host: string, after: number, method: string, path: RegExp) => t.sandbox.journal.list({ host, after }).filter((e) => e.method === method && path.test(e.path));
+    const { sandboxUrl, targetRow, mark, calls, publishNow, firstFailure } = lostAnswerTools(() => t, () => key);
 
-    async function publishNow(content: string, platforms: unknown[]): Promise<{ postId: string; targetId: string }> {
-      const res = await createPost(t, key, { content, publishNow: true, platforms });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return { postId: res.body.post.id, targetId: res.body.post.targets[0]?.id ?? '' };
-    }
-
-    /** Waits for the first attempt (its answer lost) to end waiting for a retry. */
-    const firstFailure = (targetId: string) =>
-      waitFor(async () => {
-        const r = await targetRow(targetId);
-        return r.status === 'pending' && r.attempts === 1 && r.next_attempt_at !== null ? r : null;
-      }, 10_000, 'the first attempt to fail');
 
     /** Moves the service's clock and the platform's to `at` (they agree, as real clocks roughly do), and lets the worker run. */
     function runAt(at: number | null): void {

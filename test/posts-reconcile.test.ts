@@ -5,18 +5,11 @@
 // draft) fails the target with a clear message, and publishing the post again sends it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { addMetaAccount } from './posts-meta-support.ts';
-import { addAccount, createPost, getPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { addAccount, getPost, json, lostAnswerTools, settled, ShiftClock, startPostsApp, type PostsApp } from './posts-support.ts';
 
-class ShiftClock implements Clock {
-  offset = 0;
-  now(): number {
-    return Date.now() + this.offset;
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`posts: reconciling a call whose answer was lost [${dialect}]`, { skip: skipReason(dialect) }, () => {
@@ -31,16 +24,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    const sandboxUrl = (host: string, path: string) => `${t.url}/sandbox/${host}${path}`;
-    const targetRow = (id: string) => t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const mark = () => t.sandbox.journal.list().at(-1)?.seq ?? 0;
-    const calls = (host: string, after: number, method: string, path: RegExp) => t.sandbox.journal.list({ host, after }).filter((e) => e.method === method && path.test(e.path));
-
-    async function publishNow(content: string, platforms: unknown[]): Promise<{ postId: string; targetId: string }> {
-      const res = await createPost(t, key, { content, publishNow: true, platforms });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return { postId: res.body.post.id, targetId: res.body.post.targets[0]?.id ?? '' };
-    }
+    const { sandboxUrl, targetRow, mark, calls, publishNow, firstFailure } = lostAnswerTools(() => t, () => key);
 
     /** Moves the service's clock and the platform's together (they agree, as real clocks roughly do). */
     function advanceTo(at: number | null): void {
@@ -49,12 +33,6 @@ for (const dialect of DIALECTS) {
       t.sandbox.clock.advance(delta);
     }
 
-    /** Waits for the first attempt to end waiting for a retry. */
-    const firstFailure = (targetId: string) =>
-      waitFor(async () => {
-        const r = await targetRow(targetId);
-        return r.status === 'pending' && r.attempts === 1 && r.next_attempt_at !== null ? r : null;
-      }, 10_000, 'the first attempt to fail');
 
     /** Waits for the first attempt to end waiting for a retry, then moves the clock to it. */
     async function afterFirstFailure(targetId: string): Promise<void> {

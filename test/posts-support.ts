@@ -1,6 +1,8 @@
 // Shared by the posts suites: the service in sandbox mode on a known port (the in-process
 // sandbox needs a real address), accounts inserted directly with a token the sandbox issued
 // (the connect flow has its own suites), media files on loopback, and small request helpers.
+import assert from 'node:assert/strict';
+import type { Clock } from '../src/lib/clock.ts';
 import type { SandboxState } from '../src/sandbox/index.ts';
 import { newId } from '../src/lib/ids.ts';
 import { startConnectApp } from './harness/connect.ts';
@@ -127,3 +129,37 @@ export async function startWorkerProcess(t: PostsApp, running: Spawned[], env: R
   return worker;
 }
 
+
+/** Real time plus an offset a test moves forward, so retries hours apart run at once. */
+export class ShiftClock implements Clock {
+  offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+}
+
+/**
+ * The helpers of the suites that lose a platform's answer and check what the retry does
+ * (posts-reconcile, posts-look-back). `app` and `apiKey` are read when a helper runs: the
+ * suites set them in `before`.
+ */
+export function lostAnswerTools(app: () => PostsApp, apiKey: () => string) {
+  const targetRow = (id: string) => app().runtime.deps.store.db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return {
+    sandboxUrl: (host: string, path: string) => `${app().url}/sandbox/${host}${path}`,
+    targetRow,
+    mark: () => app().sandbox.journal.list().at(-1)?.seq ?? 0,
+    calls: (host: string, after: number, method: string, path: RegExp) => app().sandbox.journal.list({ host, after }).filter((e) => e.method === method && path.test(e.path)),
+    publishNow: async (content: string, platforms: unknown[]): Promise<{ postId: string; targetId: string }> => {
+      const res = await createPost(app(), apiKey(), { content, publishNow: true, platforms });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return { postId: res.body.post.id, targetId: res.body.post.targets[0]?.id ?? '' };
+    },
+    /** Waits for the first attempt (its answer lost) to end waiting for a retry. */
+    firstFailure: (targetId: string) =>
+      waitFor(async () => {
+        const r = await targetRow(targetId);
+        return r.status === 'pending' && r.attempts === 1 && r.next_attempt_at !== null ? r : null;
+      }, 10_000, 'the first attempt to fail'),
+  };
+}

@@ -36,27 +36,47 @@ export async function seedSandboxAccount(db: Kysely<Database>, sealer: Sealer, s
     username = user.username;
     state.issueToken({ value: token, platform, type: 'user', clientId: `${platform}-client`, subjectId: user.id, userId: user.id, scopes, declined: [], pageIds: [], ttlSeconds: 86_400 * 30, longLived: true });
   }
+  return insertAccount(db, sealer, { organizationId, platform, platformUserId: userId, username, token, scopes, metadata, now });
+}
+
+export interface NewAccount {
+  organizationId: string;
+  platform: string;
+  platformUserId: string;
+  token: string;
+  scopes: string[];
+  metadata: Record<string, unknown>;
+  now: number;
+  username?: string | null;
+  displayName?: string | null;
+  externalId?: string | null;
+  status?: 'active' | 'needs_reconnect';
+  approvalRequired?: boolean;
+}
+
+/** The account row the connect flow would store for a token the sandbox issued; its id. */
+export async function insertAccount(db: Kysely<Database>, sealer: Sealer, account: NewAccount): Promise<string> {
   const id = newId('account');
   await db
     .insertInto('accounts')
     .values({
       id,
-      organization_id: organizationId,
-      platform,
-      platform_user_id: userId,
-      username,
-      display_name: null,
+      organization_id: account.organizationId,
+      platform: account.platform,
+      platform_user_id: account.platformUserId,
+      username: account.username ?? null,
+      display_name: account.displayName ?? null,
       avatar_url: null,
-      external_id: null,
-      status: 'active',
-      approval_required: 0,
-      access_token_enc: sealer.seal(token),
+      external_id: account.externalId ?? null,
+      status: account.status ?? 'active',
+      approval_required: account.approvalRequired ? 1 : 0,
+      access_token_enc: sealer.seal(account.token),
       refresh_token_enc: null,
       token_expires_at: null,
-      scopes: scopes.join(' '),
-      metadata: JSON.stringify(metadata),
-      connected_at: now,
-      updated_at: now,
+      scopes: account.scopes.join(' '),
+      metadata: JSON.stringify(account.metadata),
+      connected_at: account.now,
+      updated_at: account.now,
     })
     .execute();
   return id;
