@@ -105,6 +105,8 @@ export interface LagResult {
   overran: boolean;
   /** The server's CPU per started post, from the end of creation to the last start (µs). */
   cpuMicros: number | null;
+  /** Per started post over the same span (PostgreSQL only). */
+  roundTrips: RoundTripsPer | null;
 }
 
 /** Round trips to PostgreSQL per unit of work, by the statement's first word. */
@@ -403,17 +405,19 @@ async function benchLag(stage: Stage, sandbox: BenchSandbox, label: string, seco
   const overran = Date.now() > base;
   if (overran) log(`${label}: creating the posts overran the first due time by ${Date.now() - base} ms`);
   const cpuBefore = stage.server.cpuSeconds();
+  const before = stage.roundTrips();
   const last = base + (seconds - 1) * 1000;
   const deadline = last + timeoutMs;
   while (Date.now() < deadline && due.some((d) => !sandbox.arrivals.has(d.title))) await sleep(100);
   const cpuAfter = stage.server.cpuSeconds();
+  const after = stage.roundTrips();
   const lags = due.flatMap((d) => {
     const at = sandbox.arrivals.get(d.title);
     return at === undefined ? [] : [at - d.at];
   });
   lags.sort((a, b) => a - b);
   const cpuMicros = cpuBefore === null || cpuAfter === null || lags.length === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / lags.length;
-  return { posts: count, started: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? 0, overran, cpuMicros };
+  return { posts: count, started: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? 0, overran, cpuMicros, roundTrips: roundTripsPer(before, after, lags.length) };
 }
 
 async function benchStore(store: string, databaseUrl: NewDatabase, options: PostsBenchOptions): Promise<PostsStoreResult> {
@@ -518,13 +522,13 @@ export function formatPostsResult(results: PostsStoreResult[], options: PostsBen
     if (r.lag) {
       lines.push(
         `  scheduling lag (${options.lagRate}/s for ${options.lagSeconds} s)  p50 ${n(r.lag.p50)} ms, p99 ${n(r.lag.p99)} ms, max ${n(r.lag.max)} ms (${r.lag.started}/${r.lag.posts} started${r.lag.overran ? '; creation overran the first due time' : ''}; target p99 < ${TARGETS.lagP99Ms} ms: ${verdict(r.lag.p99 < TARGETS.lagP99Ms && r.lag.started === r.lag.posts)}${vsSqlite(r.lag.p99, sqlite?.lag?.p99, false, ' ms')})`,
-        ...roundTripLine('started post', null, r.lag.cpuMicros),
+        ...roundTripLine('started post', r.lag.roundTrips, r.lag.cpuMicros),
       );
     }
     if (r.burst) {
       lines.push(
         `  burst of ${n(options.burst)} due at once      last started after ${n(r.burst.max)} ms, p50 ${n(r.burst.p50)} ms (${r.burst.started}/${r.burst.posts} started${r.burst.overran ? '; creation overran the due time' : ''}; target ≤ ${n(TARGETS.burstMs)} ms: ${verdict(r.burst.max <= TARGETS.burstMs && r.burst.started === r.burst.posts)}${vsSqlite(r.burst.max, sqlite?.burst?.max, false, ' ms')})`,
-        ...roundTripLine('started post', null, r.burst.cpuMicros),
+        ...roundTripLine('started post', r.burst.roundTrips, r.burst.cpuMicros),
       );
     }
     out.push('', ...lines);

@@ -13,9 +13,10 @@ import { Worker } from '../src/jobs/worker.ts';
 import { postDeliver } from '../src/modules/posts/delivery/kinds.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
-import { addAccount, createPost, getPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { addAccount, createPost, getPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 
 /** Real time plus an offset tests move forward, so retries hours apart run at once. */
 class ShiftClock implements Clock {
@@ -263,6 +264,71 @@ for (const dialect of DIALECTS) {
       const post = await settled(t, key, await publishNow([{ accountId: acc.id, platformSpecificData: { privacyLevel: 'SELF_ONLY', mediaUrl: media('/c.mp4') } }]));
       assert.match(post.targets[0]?.error ?? '', /^reconnect_required: access_token_invalid/);
       assert.equal(post.targets[0]?.attempts, 1);
+    });
+
+    // PostgreSQL queues up to four deliveries in the statement that settles the post, and leaves
+    // an organization with more to a transaction of its own (closing.ts): both reach everyone.
+    test('the post\'s event reaches every endpoint that takes it, with one endpoint and with five', async () => {
+      const receiver = await new Receiver().start();
+      try {
+        const tenant = await t.tenant();
+        const hook = (events: string[]) => t.request('/api/v1/webhooks', { key: tenant.key, method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, events }) });
+        const publish = async () => {
+          const res = await createPost(t, tenant.key, { content: 'Heard\nby every endpoint', publishNow: true, platforms: [{ accountId: (await addAccount(t, tenant.organizationId, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }] });
+          assert.equal(res.status, 201, JSON.stringify(res.body));
+          assert.equal((await settled(t, tenant.key, res.body.post.id)).status, 'published');
+          return res.body.post.id;
+        };
+        assert.equal((await hook(['post.published'])).status, 201);
+        assert.equal((await hook(['post.failed'])).status, 201);
+        const first = await publish();
+        const [one] = await receiver.waitFor(1);
+        assert.ok(one?.body.includes(`"event":"post.published"`) && one.body.includes(`"data":{"postId":"${first}","status":"published"}`), one?.body);
+        for (let i = 0; i < 4; i++) assert.equal((await hook(['post.published', 'post.failed'])).status, 201);
+        const second = await publish();
+        const five = (await receiver.waitFor(6)).slice(1);
+        for (const received of five) assert.ok(received.body.includes(`"data":{"postId":"${second}","status":"published"}`), received.body);
+        assert.equal(new Set(five.map((r) => (JSON.parse(r.body) as { id: string }).id)).size, 1, 'one event');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(receiver.received.length, 6, 'nothing for the endpoint that takes post.failed only');
+      } finally {
+        await receiver.stop();
+      }
+    });
+
+    // The statement that records a last target reads the others in its snapshot, taken before
+    // it could wait for the post: a writer holding the post, or one that changed it meanwhile,
+    // leaves the outcome to the transaction, which reads after the lock (closing.ts).
+    test('a target that ends while another writer holds its post is recorded after it, and sees its change', { skip: dialect === 'sqlite' && 'SQLite writes one at a time' }, async () => {
+      t.sandbox.faults.add({ host: 'graph.threads.net', path: '/*/threads', method: 'POST', kind: 'server_error', status: 500 });
+      t.sandbox.faults.add({ host: 'oauth.reddit.com', path: '/api/submit', kind: 'delay', delayMs: 800 });
+      const start = mark();
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id }, { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }]);
+      const [first] = (await getPost(t, key, id)).targets;
+      // The first target waits for its retry; the second is released and in its slow call.
+      await waitFor(async () => (await targetRow(first?.id ?? '')).status === 'pending' && (await targetRow(first?.id ?? '')).attempts === 1);
+      const { db } = t.runtime.deps.store;
+      let commit = () => {};
+      const held = new Promise<void>((resolve) => (commit = resolve));
+      let holding = () => {};
+      const holds = new Promise<void>((resolve) => (holding = resolve));
+      // Another writer (the first target's last retry, say) fails the first target under the post's lock.
+      const writer = db.transaction().execute(async (trx) => {
+        await trx.updateTable('posts').set({ updated_at: Date.now() }).where('id', '=', id).execute();
+        await trx.updateTable('post_targets').set({ status: 'failed', error: 'given up', next_attempt_at: null }).where('id', '=', first?.id ?? '').execute();
+        holding();
+        await held;
+      });
+      await holds;
+      await waitFor(() => journal('oauth.reddit.com', start).some((e) => e.path === '/api/submit'), 5000, 'the second target\'s submit');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal((await getPost(t, key, id)).status, 'publishing', 'not settled while the writer holds the post');
+      commit();
+      await writer;
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'partial');
+      assert.deepEqual(post.targets.map((target) => target.status), ['failed', 'published']);
+      assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data) as unknown]), [['post.failed', { postId: id, status: 'partial' }]]);
     });
 
     test('a post scheduled 300 ms ahead reaches the platform within a second of its time', async () => {

@@ -106,11 +106,11 @@ export function jobWrite<K extends JobKind>(now: number, definition: K, payload:
 }
 
 /**
- * PostgreSQL: a job for the row of a CTE of the same statement, if it holds one (a CTE of at
- * most one row: the job's id is given), its payload made by the statement from that row. For a
- * job whose payload names something the statement itself finds (release.ts).
+ * PostgreSQL: a job for each row of a CTE of the same statement, its id and payload made by the
+ * statement from that row (`source`); a given id for a CTE of at most one row. For a job whose
+ * payload names something the statement itself finds (release.ts, closing.ts).
  */
-export function jobForRowOf<K extends JobKind>(qc: Kysely<Database>, definition: K, id: string, runAt: number, now: number, source: string, payload: RawBuilder<string>) {
+export function jobForRowOf<K extends JobKind>(qc: Kysely<Database>, definition: K, id: string | RawBuilder<string>, runAt: number, now: number, source: string, payload: RawBuilder<string>) {
   return qc
     .insertInto('jobs')
     .columns(['id', 'kind', 'payload', 'status', 'run_at', 'max_attempts', 'lane', 'created_at', 'updated_at'])
@@ -118,7 +118,7 @@ export function jobForRowOf<K extends JobKind>(qc: Kysely<Database>, definition:
       eb
         .selectFrom(sql.table(source).as('source'))
         .select([
-          sql.val(id).as('id'),
+          (typeof id === 'string' ? sql.val(id) : id).as('id'),
           sql.val(definition.kind).as('kind'),
           payload.as('payload'),
           sql.lit('pending').as('status'),

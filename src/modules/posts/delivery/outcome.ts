@@ -2,61 +2,23 @@
 // target's new state, the next step's job (retry or processing check), the release of the next
 // target after a first attempt, and, once every target has settled, the post's outcome and its
 // event (published → post.published; failed or partial → post.failed).
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
-import type { Database, PostStatus, PostTargetRow, TargetStatus } from '../../../db/schema.ts';
-import { exponentialBackoff } from '../../../jobs/backoff.ts';
+import type { PostStatus, TargetStatus } from '../../../db/schema.ts';
 import { jobForRowOf } from '../../../jobs/queue.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
 import { newId } from '../../../lib/ids.ts';
 import type { EventData } from '../../events/catalog.ts';
 import { emitEvent, queueDeliveries } from '../../events/emit.ts';
 import { lockPost } from '../repo.ts';
-import { DELIVERY_BACKOFF, MAX_TARGET_ATTEMPTS, postDeliver } from './kinds.ts';
+import { closeInOneStatement } from './closing.ts';
+import { postDeliver } from './kinds.ts';
 import { leaseHeld, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
 import { queueTargetStep, releasedJob, releaseNext, releaseNextReading, releaseNextTarget, type TxContext } from './release.ts';
+import { changeArgs, changeOf, changeTarget, isOpen, type ChangeArgs, type StepOutcome, type Target, type TargetChange } from './target-change.ts';
 
-export type StepOutcome =
-  | { kind: 'published'; platformPostId: string | null; url: string | null }
-  | { kind: 'processing'; checkAfterMs: number }
-  | { kind: 'failed'; message: string; retryable: boolean; retryAfterMs?: number | undefined };
-
-type Target = Pick<PostTargetRow, 'id' | 'post_id' | 'position' | 'attempts' | 'released_next'>;
-
-/** Delay before retry `attempts + 1`, or null when no attempts are left. */
-export function retryDelay(attempts: number, retryAfterMs?: number, random: () => number = Math.random): number | null {
-  if (attempts >= MAX_TARGET_ATTEMPTS) return null;
-  const delay = exponentialBackoff(attempts, DELIVERY_BACKOFF, random);
-  return Math.min(Math.max(delay, retryAfterMs ?? 0), DELIVERY_BACKOFF.maxMs);
-}
-
-interface TargetChange {
-  kind: StepOutcome['kind'];
-  status: TargetStatus;
-  /** When the target's next step is due, if it has one (a retry, a processing check). */
-  nextStepAt: number | null;
-}
-
-function changeOf(target: Target, outcome: StepOutcome, now: number): TargetChange {
-  switch (outcome.kind) {
-    case 'published':
-      return { kind: 'published', status: 'published', nextStepAt: null };
-    case 'processing':
-      return { kind: 'processing', status: 'publishing', nextStepAt: now + outcome.checkAfterMs };
-    case 'failed': {
-      const delay = outcome.retryable ? retryDelay(target.attempts, outcome.retryAfterMs) : null;
-      const at = delay === null ? null : now + delay;
-      return { kind: 'failed', status: at === null ? 'failed' : 'pending', nextStepAt: at };
-    }
-    default: {
-      const unreachable: never = outcome;
-      throw new Error(`unknown outcome ${String(unreachable)}`);
-    }
-  }
-}
-
-const isOpen = (status: string) => status === 'pending' || status === 'publishing';
+export type { StepOutcome } from './target-change.ts';
 
 /**
  * Records the step's outcome while the run still holds `lease` (else throws, recording nothing),
@@ -72,6 +34,13 @@ export async function recordOutcome(store: Pick<Store, 'db' | 'caps'>, now: numb
     const released = await changeReleasing(store, now, target, change, outcome, lease);
     if (!released && !isOpen(change.status)) await settleIfOver(store, now, organizationId, target.post_id);
     return change.status;
+  }
+  // PostgreSQL, any other attempt that ends the target: one statement when the post is free
+  // (closing.ts), else the transaction below.
+  if (store.caps.writableCte && change.nextStepAt === null && !isOpen(change.status)) {
+    const closed = await closeInOneStatement(store, now, organizationId, target, change, outcome, lease);
+    if (closed === 'recorded_unsettled') await settleIfOver(store, now, organizationId, target.post_id);
+    if (closed !== 'retry_in_transaction') return change.status;
   }
   return store.db.transaction().execute(async (db) => {
     const ctx: TxContext = { db, store, now };
@@ -105,37 +74,6 @@ export async function settleIfOver(store: Pick<Store, 'db' | 'caps'>, now: numbe
     if (statuses.length > 0 && !statuses.some(isOpen)) await settlePost({ db, store, now }, organizationId, postId, statuses);
   });
 }
-
-// A target's change in one shape for every outcome (so that its statements are compiled once,
-// db/prepared.ts), each column the outcome leaves alone written back as it was. Every outcome
-// ends an attempt, after which the next target is released (`released_next`).
-const changeTarget = (qc: Pick<Kysely<Database>, 'updateTable'>, targetId: string, kind: string, status: TargetStatus, platformPostId: string | null, url: string | null, error: string | null, nextAt: number | null, now: number) =>
-  qc
-    .updateTable('post_targets')
-    .set((eb) => ({
-      status,
-      platform_post_id: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(platformPostId)).else(eb.ref('platform_post_id')).end(),
-      url: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(url)).else(eb.ref('url')).end(),
-      published_at: eb.case().when(eb.val(kind), '=', 'published').then(eb.val(now)).else(eb.ref('published_at')).end(),
-      error: eb.case().when(eb.val(kind), '=', 'processing').then(eb.ref('error')).else(eb.val(error)).end(),
-      next_attempt_at: nextAt,
-      released_next: 1,
-      updated_at: now,
-    }))
-    .where('id', '=', targetId);
-
-type ChangeArgs = [targetId: string, kind: string, status: TargetStatus, platformPostId: string | null, url: string | null, error: string | null, nextAt: number | null, now: number];
-
-const changeArgs = (target: Target, change: TargetChange, outcome: StepOutcome, now: number): ChangeArgs => [
-  target.id,
-  change.kind,
-  change.status,
-  outcome.kind === 'published' ? outcome.platformPostId : null,
-  outcome.kind === 'published' ? outcome.url : null,
-  outcome.kind === 'failed' ? outcome.message : null,
-  change.nextStepAt,
-  now,
-];
 
 const changingTarget = prepare((db, ...change: ChangeArgs) => changeTarget(db, ...change));
 
