@@ -4,6 +4,9 @@
 // visible and never repeats it blindly:
 //
 // 1. Before the call, a marker (`progress.inflight[key]`: when the call began) is committed.
+//    A new attempt's claim commits one in advance (`inflight['*']`, see premarkedProgress): a
+//    first call made soon after needs no commit of its own, and a later run reads `*` as the
+//    marker of the first call it comes to.
 // 2. A definite answer clears it: the result (which the caller saves with the marker gone), or a
 //    refusal (any PlatformError but `transient`: the platform said no, nothing was made).
 // 3. A marker found on a later run means the call's fate is unknown (the process died, or the
@@ -90,6 +93,29 @@ function mark(progress: PublishProgress, key: string, marker: Marker): Record<st
   return all;
 }
 
+/** The key of the marker a new attempt's claim commits, standing for its first call. */
+const FIRST_CALL = '*';
+/**
+ * How soon after the claim the first call must begin for the claim's marker to stand for it.
+ * The marker is older than the call by at most this, which the in-flight margin absorbs.
+ */
+export const PREMARK_WINDOW_MS = 2_000;
+
+/** The progress a fresh attempt's claim stores at `at`: a marker for its first call, should one begin soon. */
+export const premarkedProgress = (at: number): string => JSON.stringify({ inflight: { [FIRST_CALL]: { at } } });
+
+/**
+ * Whether `progress`, about to be committed by an attempt whose claim stored premarkedProgress
+ * at `premarkedAt` (and nothing since), says no more than that: only the marker of one call
+ * that began within the window. The commit can then be skipped.
+ */
+export function coveredByPremark(progress: PublishProgress, premarkedAt: number, now: number): boolean {
+  if (now - premarkedAt > PREMARK_WINDOW_MS || Object.keys(progress).some((key) => key !== 'inflight')) return false;
+  const all = Object.values(markers(progress));
+  const [only] = all;
+  return all.length === 1 && only !== undefined && only.over === undefined && only.retry === undefined && only.at >= premarkedAt;
+}
+
 /** Whether a target's progress holds a call whose outcome was never recorded. */
 export function hasInterruptedCall(progress: PublishProgress): boolean {
   const value = progress.inflight;
@@ -123,6 +149,12 @@ export function isFresh(progress: PublishProgress): boolean {
  */
 export async function createOnce<T>(ctx: OnceContext, step: OnceStep<T>): Promise<T | Waiting> {
   let inflight = markers(ctx.progress);
+  // A claim's marker found by a later run: the first call this flow makes is the one it stands for.
+  const first = inflight[FIRST_CALL];
+  if (first && !inflight[step.key]) {
+    inflight[step.key] = first;
+    delete inflight[FIRST_CALL];
+  }
   const marker = inflight[step.key];
   if (marker && step.unfindable !== undefined && !marker.retry) {
     throw new PlatformError(

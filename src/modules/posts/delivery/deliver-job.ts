@@ -8,7 +8,7 @@ import type { AppDeps } from '../../../deps.ts';
 import { targetError } from '../../../http/errors.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { PlatformError } from '../../../platforms/errors.ts';
-import { isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
+import { coveredByPremark, isFresh, uncountedInterruption } from '../../../platforms/create-once.ts';
 import { publishTarget } from '../../../platforms/target-options.ts';
 import type { PublishProgress } from '../../../platforms/types.ts';
 import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
@@ -32,7 +32,8 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
     async run({ targetId, dueAt }, { log, jobId, attempt: jobAttempt }) {
       const db = store.db;
       const startedAt = clock.now();
-      const started = await startTarget(store, targetId, dueAt, startedAt);
+      const lease: Lease = { jobId, attempt: jobAttempt };
+      const started = await startTarget(store, targetId, dueAt, startedAt, lease);
       if (!started) return; // gone, settled, stale, or another run's
       if ('unsettled' in started) return settleIfOver(store, startedAt, started.unsettled.organization_id, started.unsettled.post_id);
       const { row } = started;
@@ -58,8 +59,12 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       // by another run, a save fails and this run stops, so it sends nothing more (every call
       // that creates something is preceded by a saved marker, create-once.ts), and a marker it
       // saved is one the next run finds.
-      const lease: Lease = { jobId, attempt: jobAttempt };
+      // The claim stored the marker of the first call: the save of that marker alone is done.
+      let premarkedAt = started.premarkedAt;
       const outcome = await attempt(row, async (progress) => {
+        const premarked = premarkedAt !== null && coveredByPremark(progress, premarkedAt, clock.now());
+        premarkedAt = null;
+        if (premarked) return;
         const saved = await db
           .updateTable('post_targets')
           .set({ progress: JSON.stringify(progress), updated_at: clock.now() })

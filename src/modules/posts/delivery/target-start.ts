@@ -2,10 +2,15 @@
 // still pending, its claim (publishing, one attempt more) and its post's move from queued to
 // publishing. On PostgreSQL all of that is one statement of data-modifying CTEs, one round trip
 // instead of three; SQLite, where a statement costs no round trip, runs them in turn.
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { prepare } from '../../../db/prepared.ts';
+import { premarkedProgress } from '../../../platforms/create-once.ts';
+import { leaseLocked, whileHeld, type Lease } from './lease-fence.ts';
+
+/** The progress of a target that has made no call. */
+const FRESH = '{}';
 
 const TARGET_COLUMNS = ['t.id', 't.post_id', 't.position', 't.status', 't.attempts', 't.released_next', 't.next_attempt_at', 't.options', 't.progress', 't.platform', 'p.content', 'p.organization_id', 'p.status as postStatus'] as const;
 const ACCOUNT_COLUMNS = ['a.id as accountId', 'a.status as accountStatus', 'a.platform_user_id', 'a.username', 'a.access_token_enc', 'a.metadata'] as const;
@@ -15,10 +20,19 @@ const targetOf = (db: Kysely<Database>) =>
 
 const readTarget = prepare((db, targetId: string) => targetOf(db).where('t.id', '=', targetId));
 
-const claimTarget = (db: Kysely<Database>, targetId: string, dueAt: number, now: number) =>
+type Held = (eb: ExpressionBuilder<Database, 'post_targets'>) => Expression<SqlBool>;
+
+// A fresh attempt (no progress) is claimed with the marker of its first call (create-once.ts),
+// if the run still holds its job: like every marker, it is saved only under the lease.
+const claimTarget = (db: Kysely<Database>, targetId: string, dueAt: number, now: number, premarked: string, held: Held) =>
   db
     .updateTable('post_targets')
-    .set((eb) => ({ status: 'publishing', attempts: eb('attempts', '+', 1), updated_at: now }))
+    .set((eb) => ({
+      status: 'publishing',
+      attempts: eb('attempts', '+', 1),
+      progress: eb.case().when(eb.and([eb('progress', '=', FRESH), held(eb)])).then(premarked).else(eb.ref('progress')).end(),
+      updated_at: now,
+    }))
     .where('id', '=', targetId)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '=', dueAt);
@@ -27,9 +41,9 @@ const startPost = (db: Kysely<Database>, postId: string, now: number) => db.upda
 
 // PostgreSQL. The select reads the rows as they were before the CTEs' writes (one snapshot for
 // the whole statement), so it reports whether the claim took as a column of its own.
-const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number) =>
+const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number, premarked: string, jobId: string, attempt: number) =>
   db
-    .with('claimed', () => claimTarget(db, targetId, dueAt, now).returning(['id', 'post_id']))
+    .with('claimed', () => claimTarget(db, targetId, dueAt, now, premarked, (eb) => eb.exists(leaseLocked(eb.selectFrom('jobs'), { jobId, attempt }))).returning(['id', 'post_id', 'progress']))
     .with('started', (qc) =>
       qc
         .updateTable('posts')
@@ -44,6 +58,7 @@ const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number) 
     .select(TARGET_COLUMNS)
     .select(ACCOUNT_COLUMNS)
     .select((eb) => eb.exists(eb.selectFrom('claimed').select('claimed.id')).as('claimed'))
+    .select((eb) => eb.selectFrom('claimed').select('claimed.progress').as('claimedProgress'))
     .select((eb) =>
       eb
         .exists(
@@ -69,6 +84,8 @@ export interface StartedTarget {
   claimed: boolean;
   /** PostgreSQL: a later target of the post waits for this one's first attempt (always false on SQLite). */
   nextWaiting: boolean;
+  /** When the claim stored the marker of the attempt's first call (premarkedProgress), if it did. */
+  premarkedAt: number | null;
 }
 
 /** A target that is over (published or failed) while its post is not: a run that ended before settling it. */
@@ -80,25 +97,27 @@ const isCurrent = (row: Row, dueAt: number) => row.next_attempt_at === dueAt && 
 const isUnsettled = (row: Row) => (row.status === 'published' || row.status === 'failed') && (row.postStatus === 'queued' || row.postStatus === 'publishing');
 
 /** Null when the target is gone, settled with its post, not due at `dueAt` any more, or claimed by another run. */
-export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number): Promise<StartedTarget | UnsettledPost | null> {
+export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number, lease: Lease): Promise<StartedTarget | UnsettledPost | null> {
   if (store.caps.writableCte) {
-    const [read] = (await readAndClaim.execute(store.db, targetId, dueAt, now)).rows;
+    const premarked = premarkedProgress(now);
+    const [read] = (await readAndClaim.execute(store.db, targetId, dueAt, now, premarked, lease.jobId, lease.attempt)).rows;
     if (!read) return null;
-    const { claimed, waiting, ...row } = read;
+    const { claimed, claimedProgress, waiting, ...row } = read;
     if (isUnsettled(row)) return { unsettled: row };
     if (!isCurrent(row, dueAt)) return null;
     // A pending target whose claim did not take was claimed by another run meanwhile.
     if (row.status === 'pending' && !claimed) return null;
-    return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting) };
+    return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting), premarkedAt: claimedProgress === premarked ? now : null };
   }
   const [row] = (await readTarget.execute(store.db, targetId)).rows;
   if (!row) return null;
   if (isUnsettled(row)) return { unsettled: row };
   if (!isCurrent(row, dueAt)) return null;
-  if (row.status !== 'pending') return { row, claimed: false, nextWaiting: false };
-  const claim = await claimTarget(store.db, targetId, dueAt, now).executeTakeFirst();
-  if (claim.numUpdatedRows === 0n) return null;
+  if (row.status !== 'pending') return { row, claimed: false, nextWaiting: false, premarkedAt: null };
+  const premarked = premarkedProgress(now);
+  const claim = await claimTarget(store.db, targetId, dueAt, now, premarked, whileHeld(store, lease)).returning('progress').executeTakeFirst();
+  if (!claim) return null;
   // Read with the target above: only the post's first target finds it still queued.
   if (row.postStatus === 'queued') await startPost(store.db, row.post_id, now).execute();
-  return { row, claimed: true, nextWaiting: false };
+  return { row, claimed: true, nextWaiting: false, premarkedAt: claim.progress === premarked ? now : null };
 }
