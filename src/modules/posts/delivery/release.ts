@@ -6,6 +6,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
 import type { Database } from '../../../db/schema.ts';
+import { batched } from '../../../db/batched.ts';
 import { enqueue, jobForRowOf, jobWrite } from '../../../jobs/queue.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
 import { newId } from '../../../lib/ids.ts';
@@ -77,19 +78,81 @@ export async function releaseNextReading(ctx: TxContext, target: { id: string; p
   return row?.others ?? [];
 }
 
-// PostgreSQL: a scheduled post queued, its first target released and that target's job queued,
-// in one statement.
-const dispatching = prepare((db, postId: string, jobId: string, now: number) =>
+// PostgreSQL: scheduled posts queued, the first target of each released and that target's job
+// queued, in one statement for every post whose dispatch arrived while the last one ran (many
+// fall due in the same second). Answers, per post in the order given, whether it was dispatched
+// and which target it released.
+const dispatchingMany = prepare((db, postIds: string[], jobIds: string[], now: number) =>
   db
-    .with('dispatched', (qc) => qc.updateTable('posts').set({ status: 'queued', updated_at: now }).where('id', '=', postId).where('status', '=', 'scheduled').returning('id'))
-    .with('released', () => releaseNext(db, postId, -1, now).where(sql<boolean>`exists (select 1 from "dispatched")`))
-    .with('queued', () => releasedJob(db, jobId, now))
-    .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('dispatched').select('dispatched.id')).as('dispatched'),
-      eb.selectFrom('released').select('released.id').as('released'),
-      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
+    .with('input', (qc) => qc.selectNoFrom([sql<string>`unnest(cast(${postIds} as text[]))`.as('post_id'), sql<string>`unnest(cast(${jobIds} as text[]))`.as('job_id')]))
+    .with('dispatched', (qc) =>
+      qc
+        .updateTable('posts')
+        .set({ status: 'queued', updated_at: now })
+        .where('id', 'in', (eb) => eb.selectFrom('input').select('input.post_id'))
+        .where('status', '=', 'scheduled')
+        .returning('id'),
+    )
+    // Each post's first pending target not released yet (nextUnreleased, for many posts).
+    .with('firsts', (qc) =>
+      qc
+        .selectFrom('post_targets')
+        .distinctOn('post_id')
+        .select(['id', 'post_id'])
+        .where('post_id', 'in', (eb) => eb.selectFrom('dispatched').select('dispatched.id'))
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', 'is', null)
+        .orderBy('post_id')
+        .orderBy('position'),
+    )
+    .with('released', (qc) =>
+      qc
+        .updateTable('post_targets')
+        .set({ next_attempt_at: now, updated_at: now })
+        .where('id', 'in', (eb) => eb.selectFrom('firsts').select('firsts.id'))
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', 'is', null)
+        .returning(['id', 'post_id']),
+    )
+    .with('releasedJobs', (qc) => qc.selectFrom('released').innerJoin('input', 'input.post_id', 'released.post_id').select(['released.id', 'input.job_id']))
+    .with('queued', () =>
+      jobForRowOf(db, postDeliver, sql<string>`"source"."job_id"`, now, now, 'releasedJobs', sql<string>`json_build_object('targetId', "source"."id", 'dueAt', cast(${now} as bigint))::text`),
+    )
+    .selectFrom('input')
+    .leftJoin('dispatched', 'dispatched.id', 'input.post_id')
+    .leftJoin('released', 'released.post_id', 'input.post_id')
+    .select((eb) => [
+      'input.post_id',
+      eb('dispatched.id', 'is not', null).as('dispatched'),
+      'released.id as released',
+      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).limit(1).as('notified'),
     ]),
 );
+
+/** Most posts one dispatch statement carries. */
+const DISPATCH_BATCH = 500;
+
+type Dispatched = { dispatched: boolean; released: string | null };
+const dispatchers = new WeakMap<Kysely<Database>, (call: { postId: string; now: number }) => Promise<Dispatched>>();
+
+function dispatcherOf(db: Kysely<Database>) {
+  let dispatcher = dispatchers.get(db);
+  if (!dispatcher) {
+    dispatcher = batched(async (calls: Array<{ postId: string; now: number }>): Promise<Dispatched[]> => {
+      const now = Math.max(...calls.map((call) => call.now));
+      const { rows } = await dispatchingMany.execute(
+        db,
+        calls.map((call) => call.postId),
+        calls.map(() => newId('job', now)),
+        now,
+      );
+      const byPost = new Map(rows.map((row) => [row.post_id, row]));
+      return calls.map((call) => ({ dispatched: Boolean(byPost.get(call.postId)?.dispatched), released: byPost.get(call.postId)?.released ?? null }));
+    }, DISPATCH_BATCH);
+    dispatchers.set(db, dispatcher);
+  }
+  return dispatcher;
+}
 
 /**
  * A scheduled post's time has come: it becomes queued and its first target is released. A post
@@ -97,11 +160,11 @@ const dispatching = prepare((db, postId: string, jobId: string, now: number) =>
  */
 export async function dispatchPost(store: Pick<Store, 'db' | 'caps'>, postId: string, now: number): Promise<void> {
   if (store.caps.writableCte) {
-    const [row] = (await dispatching.execute(store.db, postId, newId('job', now), now)).rows;
-    if (row?.released) wakeLocalWorkers();
+    const row = await dispatcherOf(store.db)({ postId, now });
+    if (row.released) wakeLocalWorkers(postDeliver.lane);
     // The statement read the targets as they were when it began; should a writer it waited for
     // on the post have changed them meanwhile, the release is made again under the post's lock.
-    if (!row?.dispatched || row.released) return;
+    if (!row.dispatched || row.released) return;
     await store.db.transaction().execute(async (trx) => {
       await lockPost(trx, postId, now);
       await startDelivery({ db: trx, store, now }, postId);

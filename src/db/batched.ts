@@ -1,0 +1,25 @@
+// Calls that arrive while a statement is on its way wait and go together in the next one, as a
+// group commit does: under load many rows share one round trip, and a lone call waits for
+// nothing. A failed statement fails every call it carried.
+export function batched<T, R>(run: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+  const waiting: Array<{ item: T; done: (result: R) => void; failed: (error: unknown) => void }> = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, max);
+      try {
+        const results = await run(batch.map((call) => call.item));
+        batch.forEach((call, i) => call.done(results[i] as R));
+      } catch (error) {
+        for (const call of batch) call.failed(error);
+      }
+    }
+    running = false;
+  };
+  return (item) =>
+    new Promise<R>((done, failed) => {
+      waiting.push({ item, done, failed });
+      if (!running) void drain();
+    });
+}
