@@ -320,15 +320,38 @@ for (const dialect of DIALECTS) {
         await held;
       });
       await holds;
-      await waitFor(() => journal('oauth.reddit.com', start).some((e) => e.path === '/api/submit'), 5000, 'the second target\'s submit');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      assert.equal((await getPost(t, key, id)).status, 'publishing', 'not settled while the writer holds the post');
-      commit();
-      await writer;
+      try {
+        await waitFor(() => journal('oauth.reddit.com', start).some((e) => e.path === '/api/submit'), 5000, 'the second target\'s submit');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        assert.equal((await getPost(t, key, id)).status, 'publishing', 'not settled while the writer holds the post');
+      } finally {
+        commit();
+        await writer;
+      }
       const post = await settled(t, key, id);
       assert.equal(post.status, 'partial');
       assert.deepEqual(post.targets.map((target) => target.status), ['failed', 'published']);
       assert.deepEqual((await events(id)).map((e) => [e.type, JSON.parse(e.data) as unknown]), [['post.failed', { postId: id, status: 'partial' }]]);
+    });
+
+    // PostgreSQL dispatches the posts that fall due together in shared statements (release.ts).
+    test('posts falling due together are each dispatched once; one deleted before its time is not', async () => {
+      const acc = await addAccount(t, org, 'reddit');
+      const at = new Date(clock.now() + 1500).toISOString();
+      const start = mark();
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const res = await createPost(t, key, { content: `Together ${i}`, scheduledFor: at, platforms: [{ accountId: acc.id, platformSpecificData: { subreddit: 'sandbox' } }] });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        ids.push(res.body.post.id);
+      }
+      const [gone, ...kept] = ids;
+      assert.equal((await t.request(`/api/v1/posts/${gone ?? ''}`, { key, method: 'DELETE' })).status, 200);
+      for (const id of kept) assert.equal((await settled(t, key, id)).status, 'published');
+      const titles = journal('oauth.reddit.com', start)
+        .filter((e) => e.path === '/api/submit')
+        .map((e) => (e.body as { title: string }).title);
+      assert.deepEqual(titles.toSorted(), Array.from({ length: 29 }, (_, i) => `Together ${i + 1}`).toSorted());
     });
 
     test('a post scheduled 300 ms ahead reaches the platform within a second of its time', async () => {
