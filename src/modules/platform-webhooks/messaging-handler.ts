@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { AccountRow, Database } from '../../db/schema.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversations/inbound.ts';
-import { messageByPlatformId } from '../conversations/queries.ts';
+import { conversationExists, messageByPlatformId } from '../conversations/queries.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
 import type { Json } from './meta-changes.ts';
 
@@ -58,4 +58,25 @@ export async function onlyKnownEchoes(db: Kysely<Database>, body: Json): Promise
     for (const account of mine) if (!(await messageByPlatformId.execute(db, account.id, item.mid ?? '')).rows.length) return false;
   }
   return true;
+}
+
+/**
+ * The body prepared for recording at once, when it holds only delivery and read receipts of
+ * conversations already stored, for every account of their Page or Instagram account: nothing
+ * in it needs a platform read (a new person's profile), so the receiving route records it in
+ * the transaction that stores it, instead of queueing a job (a send's delivery receipt follows
+ * every message sent). Null for anything else, which goes the usual way.
+ */
+export async function receiptsToRecordNow(db: Kysely<Database>, body: Json): Promise<PreparedMessaging | null> {
+  const entries = Array.isArray(body.entry) ? body.entry : [];
+  if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return null;
+  const { items, ignored } = parseMetaMessaging(body);
+  if (!items.length || ignored.length || items.some((item) => item.kind !== 'delivery' && item.kind !== 'read')) return null;
+  const accounts = await accountsOf(db, items);
+  for (const item of items) {
+    const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
+    if (!mine.length) return null;
+    for (const account of mine) if (!(await conversationExists.execute(db, account.id, item.participantId)).rows.length) return null;
+  }
+  return { items, ignored, accounts, profiles: new Map() };
 }

@@ -114,7 +114,7 @@ async function processItem(trx: Kysely<Database>, deps: Pick<AppDeps, 'store'>, 
   return emitted;
 }
 
-function noteOf(unhandled: string[], ignored: string[], emitted: number): string | null {
+export function noteOf(unhandled: string[], ignored: string[], emitted: number): string | null {
   const parts = [
     ...(unhandled.length ? [`no handler yet for ${unhandled.join(', ')}`] : []),
     ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),

@@ -1,5 +1,6 @@
 // Meta's webhook callback (platforms.md §8.1–8.2): the GET verification handshake, and signed
-// POSTs stored raw and answered 200 at once; a job turns them into events. Public routes: the
+// POSTs stored raw and answered 200 at once; a job turns them into events (receipts of stored
+// conversations, and echoes of our own sends, are handled on arrival). Public routes: the
 // verify token and the app-secret signature authenticate them, not an API key. An unsigned or
 // wrongly signed POST is 401 and nothing is stored.
 import { createHash } from 'node:crypto';
@@ -9,8 +10,8 @@ import { errors } from '../../../http/errors.ts';
 import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
-import { envelopeKinds, platformEventProcess } from '../process-job.ts';
-import { onlyKnownEchoes } from '../messaging-handler.ts';
+import { envelopeKinds, noteOf, platformEventProcess } from '../process-job.ts';
+import { onlyKnownEchoes, receiptsToRecordNow, recordMessaging } from '../messaging-handler.ts';
 import { readEnvelope } from '../meta-changes.ts';
 import { validSignature } from '../signature.ts';
 
@@ -40,6 +41,7 @@ const storeHandled = prepare((db, id: string, object: string | null, body: strin
     .onConflict((oc) => oc.column('id').doNothing()),
 );
 const ECHOES_NOTE = 'echoes of messages sent through the service: nothing to record';
+const RECEIPTS_NOTE = 'receipts recorded on arrival: nothing new';
 
 export function metaWebhook(api: Api): void {
   api.get(
@@ -90,6 +92,21 @@ export function metaWebhook(api: Api): void {
         if (envelope && (await onlyKnownEchoes(deps.store.db, envelope))) {
           await storeHandled.execute(deps.store.db, id, object, text, ECHOES_NOTE, now);
           return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
+        }
+        // Receipts of stored conversations are recorded with the body, in one transaction. A
+        // body stored before (a redelivery) records nothing twice: each receipt's inbox row is
+        // unique. Should recording fail, the body goes the usual way, to its job.
+        const receipts = envelope ? await receiptsToRecordNow(deps.store.db, envelope) : null;
+        if (receipts) {
+          try {
+            await deps.store.db.transaction().execute(async (trx) => {
+              const emitted = await recordMessaging(trx, deps, receipts, now, now);
+              await storeHandled.execute(trx, id, object, text, noteOf([], [], emitted) ?? RECEIPTS_NOTE, now);
+            });
+            return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
+          } catch (error) {
+            request.log.warn({ err: error }, 'recording receipts at once failed; their job will');
+          }
         }
         await deps.store.db.transaction().execute(async (trx) => {
           const inserted = await storeBody.execute(trx, id, object, text, now);
