@@ -314,6 +314,43 @@ for (const dialect of DIALECTS) {
       await waitFor(async () => ((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_known_app').executeTakeFirst()) ? true : null), 10_000, 'the app echo recorded');
     });
 
+    test('a delivery receipt of a stored conversation is recorded on arrival, with no job queued; one from a new person goes through the job', async () => {
+      const a = account('facebook');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      for (const other of await db.selectFrom('accounts').select(['id', 'organization_id']).where('platform', '=', 'facebook').where('platform_user_id', '=', a.platformUserId).execute()) {
+        const conversationId = newId('conversation');
+        await db
+          .insertInto('conversations')
+          .values({ id: conversationId, organization_id: other.organization_id, account_id: other.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-receipt', participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: null, created_at: now, updated_at: now })
+          .execute();
+        await db
+          .insertInto('messages')
+          .values({ id: newId('message'), organization_id: other.organization_id, account_id: other.id, conversation_id: conversationId, direction: 'outbound', platform_message_id: 'm_receipt_ours', text: 'ours', attachments: '[]', status: 'sent', sent_at: now, reaction: null, postback: null, created_at: now })
+          .execute();
+      }
+      const receipt = (person: string, mid: string) => JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: person }, recipient: { id: a.platformUserId }, timestamp: now + 1, delivery: { mids: [mid], watermark: now + 1 } }] }] });
+      const known = receipt('psid-receipt', 'm_receipt_ours');
+      assert.equal((await postMeta(t, known)).status, 200);
+      // Recorded by the time the webhook is answered: no worker step in between.
+      const row = await db.selectFrom('platform_webhook_events').select(['id', 'status', 'note']).where('body', '=', known).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'processed');
+      assert.match(row.note ?? '', /inbox event/);
+      assert.equal((await db.selectFrom('jobs').select('id').where('payload', 'like', `%${row.id}%`).execute()).length, 0, 'no job for it');
+      const ours = await db.selectFrom('messages').select('status').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_receipt_ours').executeTakeFirstOrThrow();
+      assert.equal(ours.status, 'delivered');
+      await eventOf('message.delivered', (d) => d.data.platformMessageIds.includes('m_receipt_ours'));
+      // The same body again (a Meta retry) records nothing more.
+      assert.equal((await postMeta(t, known)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(delivered().filter((d) => d.event === 'message.delivered' && d.data.platformMessageIds.includes('m_receipt_ours')).length, 1, 'one message.delivered');
+      // A receipt from someone with no stored conversation goes the usual way.
+      const unknown = receipt('psid-receipt-new', 'm_receipt_unknown');
+      assert.equal((await postMeta(t, unknown)).status, 200);
+      const queued = await db.selectFrom('platform_webhook_events').select('id').where('body', '=', unknown).executeTakeFirstOrThrow();
+      await waitFor(async () => ((await db.selectFrom('platform_webhook_events').select('status').where('id', '=', queued.id).executeTakeFirst())?.status === 'processed' ? true : null), 10_000, 'the job processes it');
+    });
+
     test('a stored webhook whose processing fails on its last attempt goes back to unhandled, and the next worker start runs it again', async () => {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
