@@ -2,12 +2,13 @@
 // still pending, its claim (publishing, one attempt more) and its post's move from queued to
 // publishing. On PostgreSQL all of that is one statement of data-modifying CTEs, one round trip
 // instead of three; SQLite, where a statement costs no round trip, runs them in turn.
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
+import { batched } from '../../../db/batched.ts';
 import { prepare } from '../../../db/prepared.ts';
 import { premarkedProgress } from '../../../platforms/create-once.ts';
-import { leaseLocked, whileHeld, type Lease } from './lease-fence.ts';
+import { whileHeld, type Lease } from './lease-fence.ts';
 
 /** The progress of a target that has made no call. */
 const FRESH = '{}';
@@ -39,11 +40,36 @@ const claimTarget = (db: Kysely<Database>, targetId: string, dueAt: number, now:
 
 const startPost = (db: Kysely<Database>, postId: string, now: number) => db.updateTable('posts').set({ status: 'publishing', updated_at: now }).where('id', '=', postId).where('status', '=', 'queued');
 
-// PostgreSQL. The select reads the rows as they were before the CTEs' writes (one snapshot for
-// the whole statement), so it reports whether the claim took as a column of its own.
-const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number, premarked: string, jobId: string, attempt: number) =>
+// PostgreSQL: the starts of every run that arrived while the last statement ran, in one
+// statement (hundreds of targets fall due together). The select reads the rows as they were
+// before the CTEs' writes (one snapshot for the whole statement), so it reports whether each
+// claim took as a column of its own. A target is given once per statement (see startersOf).
+const readAndClaimMany = prepare((db, targetIds: string[], dueAts: number[], jobIds: string[], attempts: number[], now: number, premarked: string) =>
   db
-    .with('claimed', () => claimTarget(db, targetId, dueAt, now, premarked, (eb) => eb.exists(leaseLocked(eb.selectFrom('jobs'), { jobId, attempt }))).returning(['id', 'post_id', 'progress']))
+    .with('input', (qc) =>
+      qc.selectNoFrom([
+        sql<string>`unnest(cast(${targetIds} as text[]))`.as('target_id'),
+        sql<number>`unnest(cast(${dueAts} as bigint[]))`.as('due_at'),
+        sql<string>`unnest(cast(${jobIds} as text[]))`.as('job_id'),
+        sql<number>`unnest(cast(${attempts} as integer[]))`.as('attempt'),
+      ]),
+    )
+    .with('claimed', (qc) =>
+      qc
+        .updateTable('post_targets')
+        .from('input')
+        .set((eb) => ({
+          status: 'publishing',
+          attempts: eb('post_targets.attempts', '+', 1),
+          // Like claimTarget's: the first call's marker, while the run holds its job.
+          progress: sql<string>`case when "post_targets"."progress" = ${FRESH} and exists (select 1 from "jobs" where "jobs"."id" = "input"."job_id" and "jobs"."status" = 'running' and "jobs"."attempts" = "input"."attempt" for share) then ${premarked} else "post_targets"."progress" end`,
+          updated_at: now,
+        }))
+        .whereRef('post_targets.id', '=', 'input.target_id')
+        .where('post_targets.status', '=', 'pending')
+        .whereRef('post_targets.next_attempt_at', '=', 'input.due_at')
+        .returning(['post_targets.id', 'post_targets.post_id', 'post_targets.progress']),
+    )
     .with('started', (qc) =>
       qc
         .updateTable('posts')
@@ -52,13 +78,14 @@ const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number, 
         .where('status', '=', 'queued')
         .returning('posts.id'),
     )
-    .selectFrom('post_targets as t')
+    .selectFrom('input')
+    .innerJoin('post_targets as t', 't.id', 'input.target_id')
     .innerJoin('posts as p', 'p.id', 't.post_id')
     .leftJoin('accounts as a', 'a.id', 't.account_id')
+    .leftJoin('claimed', 'claimed.id', 't.id')
     .select(TARGET_COLUMNS)
     .select(ACCOUNT_COLUMNS)
-    .select((eb) => eb.exists(eb.selectFrom('claimed').select('claimed.id')).as('claimed'))
-    .select((eb) => eb.selectFrom('claimed').select('claimed.progress').as('claimedProgress'))
+    .select((eb) => [eb('claimed.id', 'is not', null).as('claimed'), 'claimed.progress as claimedProgress'])
     .select((eb) =>
       eb
         .exists(
@@ -71,9 +98,51 @@ const readAndClaim = prepare((db, targetId: string, dueAt: number, now: number, 
             .where('n.next_attempt_at', 'is', null),
         )
         .as('waiting'),
-    )
-    .where('t.id', '=', targetId),
+    ),
 );
+
+/** Most starts one statement carries. */
+const START_BATCH = 256;
+
+interface StartCall {
+  targetId: string;
+  dueAt: number;
+  lease: Lease;
+  now: number;
+}
+type ReadAndClaimed = Awaited<ReturnType<typeof readAndClaimMany.execute>>['rows'][number];
+/** A start's row (undefined: the target is gone, or another run's start in the same statement has it), and the statement's time. */
+type StartAnswer = { read: ReadAndClaimed | undefined; now: number };
+
+const starters = new WeakMap<Kysely<Database>, (call: StartCall) => Promise<StartAnswer>>();
+
+function startersOf(db: Kysely<Database>) {
+  let starter = starters.get(db);
+  if (!starter) {
+    starter = batched(async (calls: StartCall[]): Promise<StartAnswer[]> => {
+      const now = Math.max(...calls.map((call) => call.now));
+      // One claim per target and statement: an update joined to a target twice would claim it
+      // once and let both runs think they had. A second run for the same target (a duplicate
+      // job) is answered as one whose target another run took.
+      const first = new Map<string, StartCall>();
+      for (const call of calls) if (!first.has(call.targetId)) first.set(call.targetId, call);
+      const unique = [...first.values()];
+      const { rows } = await readAndClaimMany.execute(
+        db,
+        unique.map((call) => call.targetId),
+        unique.map((call) => call.dueAt),
+        unique.map((call) => call.lease.jobId),
+        unique.map((call) => call.lease.attempt),
+        now,
+        premarkedProgress(now),
+      );
+      const byTarget = new Map(rows.map((row) => [row.id, row]));
+      return calls.map((call) => ({ read: first.get(call.targetId) === call ? byTarget.get(call.targetId) : undefined, now }));
+    }, START_BATCH);
+    starters.set(db, starter);
+  }
+  return starter;
+}
 
 type Row = Awaited<ReturnType<ReturnType<typeof targetOf>['executeTakeFirstOrThrow']>>;
 
@@ -99,15 +168,14 @@ const isUnsettled = (row: Row) => (row.status === 'published' || row.status === 
 /** Null when the target is gone, settled with its post, not due at `dueAt` any more, or claimed by another run. */
 export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number, lease: Lease): Promise<StartedTarget | UnsettledPost | null> {
   if (store.caps.writableCte) {
-    const premarked = premarkedProgress(now);
-    const [read] = (await readAndClaim.execute(store.db, targetId, dueAt, now, premarked, lease.jobId, lease.attempt)).rows;
+    const { read, now: claimedAt } = await startersOf(store.db)({ targetId, dueAt, lease, now });
     if (!read) return null;
     const { claimed, claimedProgress, waiting, ...row } = read;
     if (isUnsettled(row)) return { unsettled: row };
     if (!isCurrent(row, dueAt)) return null;
     // A pending target whose claim did not take was claimed by another run meanwhile.
     if (row.status === 'pending' && !claimed) return null;
-    return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting), premarkedAt: claimedProgress === premarked ? now : null };
+    return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting), premarkedAt: claimedProgress === premarkedProgress(claimedAt) ? claimedAt : null };
   }
   const [row] = (await readTarget.execute(store.db, targetId)).rows;
   if (!row) return null;
