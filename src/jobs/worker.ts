@@ -48,6 +48,8 @@ export class Worker {
   #reapAt = 0;
   /** Finished jobs waiting for their row to be deleted, and whether a delete is under way. */
   readonly #finished: Array<{ jobId: string; done: () => void; failed: (error: unknown) => void }> = [];
+  /** Deletes of finished jobs' rows not done yet (their runs have given their slots back). */
+  readonly #completions = new Set<Promise<void>>();
   #deleting = false;
   #stopping = false;
   #stopped: Promise<void> | null = null;
@@ -273,8 +275,9 @@ export class Worker {
         definition.run(payload, context).then(resolve, reject);
       });
       finished = true;
-      if (!completedInside) await this.#complete(job.id);
-      settle('completed');
+      // The slot is the handler's: it frees now, while the row's delete waits for its batch.
+      if (completedInside) settle('completed');
+      else this.#completeLater(job, () => settle('completed'));
     } catch (error) {
       finished = true;
       // Released at shutdown, or the lease was lost (the job was reaped; another worker may be
@@ -308,6 +311,17 @@ export class Worker {
     this.#heard++;
     const lane = this.#lanes.find((l) => l.name === job.lane);
     if (lane && lane.dueAt !== null) lane.dueAt = Math.min(lane.dueAt, runAt);
+  }
+
+  /**
+   * Deletes a finished job's row after its run has given its slot back; stop() waits for it.
+   * Should the delete fail (the database went away), the job keeps its lease, which expires,
+   * and the job is reaped and run again.
+   */
+  #completeLater(job: JobRow, settled: () => void): void {
+    const completion = this.#complete(job.id).then(settled, (error: unknown) => this.#o.log.error({ err: error, jobId: job.id }, 'could not record the job outcome'));
+    this.#completions.add(completion);
+    void completion.finally(() => this.#completions.delete(completion));
   }
 
   /**
@@ -360,8 +374,10 @@ export class Worker {
     });
     const outcome = await Promise.race([Promise.allSettled(running.map((r) => r.promise)).then(() => 'done' as const), deadline]);
     clearTimeout(timer);
+    if (outcome === 'timeout') for (const r of running) r.abort.abort(new Error('worker shutting down'));
+    // Finished jobs' rows are deleted first: releasing them would have them run again.
+    await Promise.allSettled([...this.#completions]);
     if (outcome === 'timeout') {
-      for (const r of running) r.abort.abort(new Error('worker shutting down'));
       const released = await releaseJobs(this.#o.store.db, this.id, this.#o.clock.now());
       this.#o.log.info({ released }, 'released unfinished jobs at shutdown');
     }
