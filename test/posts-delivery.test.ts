@@ -256,6 +256,9 @@ for (const dialect of DIALECTS) {
       assert.match(post.targets[1]?.error ?? '', /^reconnect_required/);
       assert.deepEqual(post.targets.map((x) => [x.status, x.attempts]), [['failed', 1], ['failed', 1]]);
       assert.deepEqual((await events(id)).map((e) => JSON.parse(e.data) as unknown), [{ postId: id, status: 'failed' }]);
+      // The target that never called keeps no marker of its claim (publishing it again must
+      // not wait to reconcile a call that was never made).
+      assert.doesNotMatch((await targetRow(post.targets[1]?.id ?? '')).progress, /inflight/);
     });
 
     test('an expired token fails the target as reconnect_required without retrying', async () => {

@@ -61,18 +61,19 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       // saved is one the next run finds.
       // The claim stored the marker of the first call: the save of that marker alone is done.
       let premarkedAt = started.premarkedAt;
+      const saveProgress = async (progress: string) => {
+        const saved = await db.updateTable('post_targets').set({ progress, updated_at: clock.now() }).where('id', '=', targetId).where(whileHeld(store, lease)).executeTakeFirst();
+        if (saved.numUpdatedRows === 0n) throw new Error(`${LEASE_LOST}; nothing more is saved or sent`);
+      };
       const outcome = await attempt(row, async (progress) => {
         const premarked = premarkedAt !== null && coveredByPremark(progress, premarkedAt, clock.now());
         premarkedAt = null;
-        if (premarked) return;
-        const saved = await db
-          .updateTable('post_targets')
-          .set({ progress: JSON.stringify(progress), updated_at: clock.now() })
-          .where('id', '=', targetId)
-          .where(whileHeld(store, lease))
-          .executeTakeFirst();
-        if (saved.numUpdatedRows === 0n) throw new Error(`${LEASE_LOST}; nothing more is saved or sent`);
+        if (!premarked) await saveProgress(JSON.stringify(progress));
       }, (platformPostId) => isTaken(targetId, row.accountId, platformPostId));
+      // Nothing was saved, so no call that needed the claim's marker was made (each is preceded
+      // by a save): the attempt ended before its first call (a refusal of ours, a media check).
+      // The marker goes, or publishing the post again would wait to reconcile a call never made.
+      if (premarkedAt !== null) await saveProgress(row.progress);
       if (outcome.kind === 'failed') log.info({ targetId, attempts, error: outcome.message, retryable: outcome.retryable }, 'post target delivery failed');
       const now = clock.now();
       // Fenced like the saves: a run that lost the job records nothing (the next run finds the
