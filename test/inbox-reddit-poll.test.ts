@@ -78,7 +78,8 @@ for (const dialect of DIALECTS) {
     const runPoll = async () => {
       const [job] = await pollJobs();
       assert.ok(job, 'a poll is queued');
-      assert.equal(job.status, 'pending');
+      // Running already when a move of the clock made it due and the worker looked first.
+      assert.ok(job.status === 'pending' || job.status === 'running', job.status);
       clock.advance(Math.max(0, job.run_at - clock.now()));
       t.worker?.wake();
       await waitFor(async () => !(await db().selectFrom('jobs').select('id').where('id', '=', job.id).executeTakeFirst()), 10_000, 'the poll to finish');

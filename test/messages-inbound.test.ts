@@ -82,6 +82,21 @@ for (const dialect of DIALECTS) {
       assert.ok(found, 'the conversation is listed');
       return found;
     };
+    /** A conversation with `participant` holding a message the service sent, for every organization's account of the Page (another test connects a second one). */
+    const storeOurMessage = async (a: DmAccount, participant: string, mid: string, now: number) => {
+      const { db } = t.runtime.deps.store;
+      for (const other of await db.selectFrom('accounts').select(['id', 'organization_id']).where('platform', '=', 'facebook').where('platform_user_id', '=', a.platformUserId).execute()) {
+        const conversationId = newId('conversation');
+        await db
+          .insertInto('conversations')
+          .values({ id: conversationId, organization_id: other.organization_id, account_id: other.id, platform: 'facebook', platform_conversation_id: null, participant_id: participant, participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: null, created_at: now, updated_at: now })
+          .execute();
+        await db
+          .insertInto('messages')
+          .values({ id: newId('message'), organization_id: other.organization_id, account_id: other.id, conversation_id: conversationId, direction: 'outbound', platform_message_id: mid, text: 'ours', attachments: '[]', status: 'sent', sent_at: now, reaction: null, postback: null, created_at: now })
+          .execute();
+      }
+    };
     const messagesOf = async (conversationId: string): Promise<Message[]> => {
       const res = await api<{ messages: Message[] }>(t, key, 'GET', `/inbox/conversations/${conversationId}/messages`);
       assert.equal(res.status, 200);
@@ -290,18 +305,7 @@ for (const dialect of DIALECTS) {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
       const now = t.clock.now();
-      // Stored for every organization's account of the Page (another test connects a second one).
-      for (const other of await db.selectFrom('accounts').select(['id', 'organization_id']).where('platform', '=', 'facebook').where('platform_user_id', '=', a.platformUserId).execute()) {
-        const conversationId = newId('conversation');
-        await db
-          .insertInto('conversations')
-          .values({ id: conversationId, organization_id: other.organization_id, account_id: other.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-known', participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: null, created_at: now, updated_at: now })
-          .execute();
-        await db
-          .insertInto('messages')
-          .values({ id: newId('message'), organization_id: other.organization_id, account_id: other.id, conversation_id: conversationId, direction: 'outbound', platform_message_id: 'm_known_ours', text: 'ours', attachments: '[]', status: 'sent', sent_at: now, reaction: null, postback: null, created_at: now })
-          .execute();
-      }
+      await storeOurMessage(a, 'psid-known', 'm_known_ours', now);
       const echo = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: a.platformUserId }, recipient: { id: 'psid-known' }, timestamp: now, message: { mid: 'm_known_ours', is_echo: true, app_id: 1, text: 'ours' } }] }] });
       assert.equal((await postMeta(t, echo)).status, 200);
       const row = await db.selectFrom('platform_webhook_events').select(['id', 'status', 'note']).where('body', '=', echo).executeTakeFirstOrThrow();
@@ -318,17 +322,7 @@ for (const dialect of DIALECTS) {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
       const now = t.clock.now();
-      for (const other of await db.selectFrom('accounts').select(['id', 'organization_id']).where('platform', '=', 'facebook').where('platform_user_id', '=', a.platformUserId).execute()) {
-        const conversationId = newId('conversation');
-        await db
-          .insertInto('conversations')
-          .values({ id: conversationId, organization_id: other.organization_id, account_id: other.id, platform: 'facebook', platform_conversation_id: null, participant_id: 'psid-receipt', participant_username: null, participant_name: null, status: 'active', unread: 0, last_message_at: now, last_message_text: null, last_inbound_at: now, sending_until: null, created_at: now, updated_at: now })
-          .execute();
-        await db
-          .insertInto('messages')
-          .values({ id: newId('message'), organization_id: other.organization_id, account_id: other.id, conversation_id: conversationId, direction: 'outbound', platform_message_id: 'm_receipt_ours', text: 'ours', attachments: '[]', status: 'sent', sent_at: now, reaction: null, postback: null, created_at: now })
-          .execute();
-      }
+      await storeOurMessage(a, 'psid-receipt', 'm_receipt_ours', now);
       const receipt = (person: string, mid: string) => JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: person }, recipient: { id: a.platformUserId }, timestamp: now + 1, delivery: { mids: [mid], watermark: now + 1 } }] }] });
       const known = receipt('psid-receipt', 'm_receipt_ours');
       assert.equal((await postMeta(t, known)).status, 200);

@@ -36,7 +36,8 @@ export interface SqliteHandle {
   prepare(sqlText: string): BridgedStatement;
   /** Whether a transaction is open on the connection (SQLite may roll one back by itself). */
   inTransaction(): boolean;
-  close(): void;
+  /** Resolves once the checkpoint thread's connection is closed too (the files may then be removed). */
+  close(): Promise<void>;
 }
 
 const STATEMENT_CACHE = 500;
@@ -61,10 +62,11 @@ export function openSqlite(file: string): SqliteHandle {
       return stmt;
     },
     inTransaction: () => db.isTransaction,
-    close: () => {
+    close: async () => {
       open = false;
-      checkpointer?.stop();
+      const stopped = checkpointer?.stop();
       db.close();
+      await stopped;
     },
   };
 }

@@ -11,7 +11,8 @@ const INTERVAL_MS = 100;
 const AUTOMATIC_PAGES = 1000;
 
 export interface Checkpointer {
-  stop(): void;
+  /** Resolves once the thread has closed its connection and ended. */
+  stop(): Promise<void>;
 }
 
 export function startCheckpointer(file: string, setAutomatic: (pages: number) => void): Checkpointer {
@@ -19,6 +20,7 @@ export function startCheckpointer(file: string, setAutomatic: (pages: number) =>
   // A checkpointer never keeps the process alive.
   thread.unref();
   let running = true;
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   thread.on('message', (message) => {
     if (message === 'ready' && running) setAutomatic(0);
   });
@@ -30,9 +32,11 @@ export function startCheckpointer(file: string, setAutomatic: (pages: number) =>
   thread.on('exit', fallBack);
   return {
     stop() {
-      if (!running) return;
-      running = false;
-      thread.postMessage('stop');
+      if (running) {
+        running = false;
+        thread.postMessage('stop');
+      }
+      return exited;
     },
   };
 }

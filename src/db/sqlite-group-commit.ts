@@ -158,7 +158,7 @@ class GroupCommitDriver implements Driver {
         this.#commitNow(group);
       }
     } finally {
-      this.#db.close();
+      await this.#db.close();
     }
   }
 

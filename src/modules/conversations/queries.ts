@@ -15,7 +15,7 @@ export const conversationOf = prepare((db, accountId: string, participantId: str
 );
 
 export const conversationExists = prepare((db, accountId: string, participantId: string) =>
-  db.selectFrom('conversations').select('id').where('account_id', '=', accountId).where('participant_id', '=', participantId),
+  db.selectFrom('conversations').select(['id', 'sending_until']).where('account_id', '=', accountId).where('participant_id', '=', participantId),
 );
 
 type ConversationValues = [

@@ -62,12 +62,13 @@ export async function onlyKnownEchoes(db: Kysely<Database>, body: Json): Promise
 
 /**
  * The body prepared for recording at once, when it holds only delivery and read receipts of
- * conversations already stored, for every account of their Page or Instagram account: nothing
- * in it needs a platform read (a new person's profile), so the receiving route records it in
- * the transaction that stores it, instead of queueing a job (a send's delivery receipt follows
- * every message sent). Null for anything else, which goes the usual way.
+ * conversations already stored, with no send in flight, for every account of their Page or
+ * Instagram account: nothing in it needs a platform read (a new person's profile), so the
+ * receiving route records it in the transaction that stores it, instead of queueing a job.
+ * Null for anything else, which goes the usual way (a receipt that may concern a message whose
+ * send has not stored it yet among them).
  */
-export async function receiptsToRecordNow(db: Kysely<Database>, body: Json): Promise<PreparedMessaging | null> {
+export async function receiptsToRecordNow(db: Kysely<Database>, body: Json, now: number): Promise<PreparedMessaging | null> {
   const entries = Array.isArray(body.entry) ? body.entry : [];
   if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return null;
   const { items, ignored } = parseMetaMessaging(body);
@@ -76,7 +77,11 @@ export async function receiptsToRecordNow(db: Kysely<Database>, body: Json): Pro
   for (const item of items) {
     const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
     if (!mine.length) return null;
-    for (const account of mine) if (!(await conversationExists.execute(db, account.id, item.participantId)).rows.length) return null;
+    for (const account of mine) {
+      const [conversation] = (await conversationExists.execute(db, account.id, item.participantId)).rows;
+      // A send in flight has not stored its message yet: its receipt is left to the job, later.
+      if (!conversation || (conversation.sending_until !== null && Number(conversation.sending_until) > now)) return null;
+    }
   }
   return { items, ignored, accounts, profiles: new Map() };
 }

@@ -96,7 +96,7 @@ export function metaWebhook(api: Api): void {
         // Receipts of stored conversations are recorded with the body, in one transaction. A
         // body stored before (a redelivery) records nothing twice: each receipt's inbox row is
         // unique. Should recording fail, the body goes the usual way, to its job.
-        const receipts = envelope ? await receiptsToRecordNow(deps.store.db, envelope) : null;
+        const receipts = envelope ? await receiptsToRecordNow(deps.store.db, envelope, now) : null;
         if (receipts) {
           try {
             await deps.store.db.transaction().execute(async (trx) => {
