@@ -34,6 +34,8 @@ export function startCheckpointer(file: string, setAutomatic: (pages: number) =>
     stop() {
       if (running) {
         running = false;
+        // Held while it stops: a process awaiting the stop must not end for want of work.
+        thread.ref();
         thread.postMessage('stop');
       }
       return exited;
