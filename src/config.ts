@@ -136,7 +136,7 @@ function httpUrl(env: Env, name: string): string | null {
 }
 
 /** A PostgreSQL pool's size unless DATABASE_POOL_MAX says otherwise (each connection is a server backend). */
-const DEFAULT_POOL_MAX = 10;
+export const DEFAULT_POOL_MAX = 10;
 
 function databaseTarget(env: Env, dataDir: string): DatabaseTarget {
   const raw = text(env, 'DATABASE_URL');

@@ -23,3 +23,19 @@ export function batched<T, R>(run: (items: T[]) => Promise<R[]>, max: number): (
       if (!running) void drain();
     });
 }
+
+/**
+ * batched() kept apart per key (a store's database handle, whose statements share nothing with
+ * another store's), made when the key is first used.
+ */
+export function batchedPer<K extends object, T, R>(run: (key: K, items: T[]) => Promise<R[]>, max: number): (key: K, item: T) => Promise<R> {
+  const batchers = new WeakMap<K, (item: T) => Promise<R>>();
+  return (key, item) => {
+    let call = batchers.get(key);
+    if (!call) {
+      call = batched((items: T[]) => run(key, items), max);
+      batchers.set(key, call);
+    }
+    return call(item);
+  };
+}

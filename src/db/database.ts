@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../config.ts';
+import { DEFAULT_POOL_MAX, type DatabaseTarget } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { PostgresStoreDialect } from './postgres-driver.ts';
@@ -66,7 +66,7 @@ export function openStore(target: DatabaseTarget): Store {
       close: () => db.destroy(),
     };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: target.poolMax ?? 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: target.url, max: target.poolMax ?? DEFAULT_POOL_MAX, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server emits on the pool; without a listener that would
   // crash the process. The next query reports the failure where it can be handled.
   pool.on('error', () => {});

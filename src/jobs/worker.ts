@@ -46,11 +46,9 @@ export class Worker {
   #again = false;
   /** No lease can have expired before this (from the last look at the leases); 0: look now. */
   #reapAt = 0;
-  /** Finished jobs waiting for their row to be deleted, and whether a delete is under way. */
+  /** Finished jobs waiting for their row to be deleted, and the deletes under way (null: none). */
   readonly #finished: Array<{ jobId: string; done: () => void; failed: (error: unknown) => void }> = [];
-  /** Deletes of finished jobs' rows not done yet (their runs have given their slots back). */
-  readonly #completions = new Set<Promise<void>>();
-  #deleting = false;
+  #deleting: Promise<void> | null = null;
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
@@ -276,8 +274,10 @@ export class Worker {
       });
       finished = true;
       // The slot is the handler's: it frees now, while the row's delete waits for its batch.
+      // Should the delete fail (the database went away), the job keeps its lease, which expires,
+      // and the job is reaped and run again.
       if (completedInside) settle('completed');
-      else this.#completeLater(job, () => settle('completed'));
+      else void this.#complete(job.id).then(() => settle('completed'), (error: unknown) => log.error({ err: error, jobId: job.id }, 'could not record the job outcome'));
     } catch (error) {
       finished = true;
       // Released at shutdown, or the lease was lost (the job was reaped; another worker may be
@@ -314,30 +314,18 @@ export class Worker {
   }
 
   /**
-   * Deletes a finished job's row after its run has given its slot back; stop() waits for it.
-   * Should the delete fail (the database went away), the job keeps its lease, which expires,
-   * and the job is reaped and run again.
-   */
-  #completeLater(job: JobRow, settled: () => void): void {
-    const completion = this.#complete(job.id).then(settled, (error: unknown) => this.#o.log.error({ err: error, jobId: job.id }, 'could not record the job outcome'));
-    this.#completions.add(completion);
-    void completion.finally(() => this.#completions.delete(completion));
-  }
-
-  /**
    * Deletes a finished job's row. Jobs that finish while a delete is under way wait and go
    * together in the next one (as a group commit does), so a busy worker spends one round trip
-   * on many completions and an idle one adds no delay.
+   * on many completions and an idle one adds no delay. stop() waits for them.
    */
   #complete(jobId: string): Promise<void> {
     return new Promise((done, failed) => {
       this.#finished.push({ jobId, done, failed });
-      if (!this.#deleting) void this.#deleteFinished();
+      this.#deleting ??= this.#deleteFinished();
     });
   }
 
   async #deleteFinished(): Promise<void> {
-    this.#deleting = true;
     while (this.#finished.length > 0) {
       const batch = this.#finished.splice(0, COMPLETION_BATCH);
       try {
@@ -347,7 +335,8 @@ export class Worker {
         for (const f of batch) f.failed(error);
       }
     }
-    this.#deleting = false;
+    // In the turn the loop ends: a job finishing after it starts the next loop.
+    this.#deleting = null;
   }
 
   /**
@@ -376,7 +365,7 @@ export class Worker {
     clearTimeout(timer);
     if (outcome === 'timeout') for (const r of running) r.abort.abort(new Error('worker shutting down'));
     // Finished jobs' rows are deleted first: releasing them would have them run again.
-    await Promise.allSettled([...this.#completions]);
+    await this.#deleting;
     if (outcome === 'timeout') {
       const released = await releaseJobs(this.#o.store.db, this.id, this.#o.clock.now());
       this.#o.log.info({ released }, 'released unfinished jobs at shutdown');

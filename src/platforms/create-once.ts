@@ -99,7 +99,7 @@ const FIRST_CALL = '*';
  * How soon after the claim the first call must begin for the claim's marker to stand for it.
  * The marker is older than the call by at most this, which the in-flight margin absorbs.
  */
-export const PREMARK_WINDOW_MS = 2_000;
+const PREMARK_WINDOW_MS = 2_000;
 
 /** The progress a fresh attempt's claim stores at `at`: a marker for its first call, should one begin soon. */
 export const premarkedProgress = (at: number): string => JSON.stringify({ inflight: { [FIRST_CALL]: { at } } });

@@ -41,47 +41,34 @@ export async function recordMessaging(trx: Kysely<Database>, deps: Pick<AppDeps,
 }
 
 /**
- * Whether the body holds only echoes of messages the service sent and has stored, for every
- * account of their Page or Instagram account: such an echo adds nothing (conversations/inbound.ts),
- * so the receiving route records the body as processed at once instead of queueing its job. A
- * body with anything else, or an echo not (yet) stored, goes the usual way.
+ * What the receiving route handles at once, with no job: a body holding only echoes of messages
+ * the service sent and has stored (they add nothing, conversations/inbound.ts: the body is
+ * recorded as processed), or only delivery and read receipts of conversations already stored
+ * with no send in flight (they need no platform read, such as a new person's profile: the route
+ * records them with the body). Either for every account of their Page or Instagram account.
+ * Null for anything else, which goes the usual way: an echo not (yet) stored, or a receipt that
+ * may concern a message whose send has not stored it yet, among them.
  */
-export async function onlyKnownEchoes(db: Kysely<Database>, body: Json): Promise<boolean> {
-  const entries = Array.isArray(body.entry) ? body.entry : [];
-  if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return false;
-  const { items, ignored } = parseMetaMessaging(body);
-  if (!items.length || ignored.length || items.some((item) => item.kind !== 'echo' || item.mid === null)) return false;
-  const accounts = await accountsOf(db, items);
-  for (const item of items) {
-    const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
-    if (!mine.length) return false;
-    for (const account of mine) if (!(await messageByPlatformId.execute(db, account.id, item.mid ?? '')).rows.length) return false;
-  }
-  return true;
-}
-
-/**
- * The body prepared for recording at once, when it holds only delivery and read receipts of
- * conversations already stored, with no send in flight, for every account of their Page or
- * Instagram account: nothing in it needs a platform read (a new person's profile), so the
- * receiving route records it in the transaction that stores it, instead of queueing a job.
- * Null for anything else, which goes the usual way (a receipt that may concern a message whose
- * send has not stored it yet among them).
- */
-export async function receiptsToRecordNow(db: Kysely<Database>, body: Json, now: number): Promise<PreparedMessaging | null> {
+export async function handledOnArrival(db: Kysely<Database>, body: Json, now: number): Promise<{ echoes: true } | { receipts: PreparedMessaging } | null> {
   const entries = Array.isArray(body.entry) ? body.entry : [];
   if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return null;
   const { items, ignored } = parseMetaMessaging(body);
-  if (!items.length || ignored.length || items.some((item) => item.kind !== 'delivery' && item.kind !== 'read')) return null;
+  if (!items.length || ignored.length) return null;
+  const echoes = items.every((item) => item.kind === 'echo' && item.mid !== null);
+  if (!echoes && !items.every((item) => item.kind === 'delivery' || item.kind === 'read')) return null;
   const accounts = await accountsOf(db, items);
   for (const item of items) {
     const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
     if (!mine.length) return null;
     for (const account of mine) {
+      if (echoes) {
+        if (!(await messageByPlatformId.execute(db, account.id, item.mid ?? '')).rows.length) return null;
+        continue;
+      }
       const [conversation] = (await conversationExists.execute(db, account.id, item.participantId)).rows;
       // A send in flight has not stored its message yet: its receipt is left to the job, later.
       if (!conversation || (conversation.sending_until !== null && Number(conversation.sending_until) > now)) return null;
     }
   }
-  return { items, ignored, accounts, profiles: new Map() };
+  return echoes ? { echoes } : { receipts: { items, ignored, accounts, profiles: new Map() } };
 }

@@ -11,7 +11,7 @@ import { enqueue } from '../../../jobs/queue.ts';
 import type { Api } from '../../../http/types.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
 import { envelopeKinds, noteOf, platformEventProcess } from '../process-job.ts';
-import { onlyKnownEchoes, receiptsToRecordNow, recordMessaging } from '../messaging-handler.ts';
+import { handledOnArrival, recordMessaging } from '../messaging-handler.ts';
 import { readEnvelope } from '../meta-changes.ts';
 import { validSignature } from '../signature.ts';
 
@@ -87,20 +87,20 @@ export function metaWebhook(api: Api): void {
         const id = createHash('sha256').update(body).digest('hex');
         const envelope = readEnvelope(text);
         const { object } = envelopeKinds(envelope ?? text);
+        const arriving = envelope ? await handledOnArrival(deps.store.db, envelope, now) : null;
         // The echo of every message sent through the service comes back here: when the message
         // is stored already, the body is recorded as handled and no job is queued for it.
-        if (envelope && (await onlyKnownEchoes(deps.store.db, envelope))) {
+        if (arriving && 'echoes' in arriving) {
           await storeHandled.execute(deps.store.db, id, object, text, ECHOES_NOTE, now);
           return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
         }
         // Receipts of stored conversations are recorded with the body, in one transaction. A
         // body stored before (a redelivery) records nothing twice: each receipt's inbox row is
         // unique. Should recording fail, the body goes the usual way, to its job.
-        const receipts = envelope ? await receiptsToRecordNow(deps.store.db, envelope, now) : null;
-        if (receipts) {
+        if (arriving) {
           try {
             await deps.store.db.transaction().execute(async (trx) => {
-              const emitted = await recordMessaging(trx, deps, receipts, now, now);
+              const emitted = await recordMessaging(trx, deps, arriving.receipts, now, now);
               await storeHandled.execute(trx, id, object, text, noteOf([], [], emitted) ?? RECEIPTS_NOTE, now);
             });
             return reply.code(200).type('text/plain').send('EVENT_RECEIVED');

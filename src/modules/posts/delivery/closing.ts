@@ -23,7 +23,7 @@ import { newId } from '../../../lib/ids.ts';
 import type { EventType } from '../../events/catalog.ts';
 import { webhookSend } from '../../webhooks/send-kind.ts';
 import { postDeliver } from './kinds.ts';
-import { leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
+import { HELD, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
 import { releasedJob, releaseNext } from './release.ts';
 import { changeArgs, changeTarget, type ChangeArgs, type StepOutcome, type Target, type TargetChange } from './target-change.ts';
 
@@ -37,7 +37,7 @@ const DELIVERY_SLOTS = 4;
 const PUBLISHED: EventType = 'post.published';
 const FAILED: EventType = 'post.failed';
 
-const ok = sql<boolean>`exists (select 1 from "lease") and exists (select 1 from "locked" inner join "snap" on "locked"."v" = "snap"."v")`;
+const ok = sql<boolean>`${HELD} and exists (select 1 from "locked" inner join "snap" on "locked"."v" = "snap"."v")`;
 const othersOpen = sql<boolean>`exists (select 1 from "others" where "others"."status" in ('pending', 'publishing'))`;
 
 const closing = prepare(
@@ -131,7 +131,7 @@ const closing = prepare(
           ),
         )
         .selectNoFrom((eb) => [
-          sql<boolean>`exists (select 1 from "lease")`.as('held'),
+          HELD.as('held'),
           ok.as('ok'),
           eb.selectFrom('released').select('released.id').as('released'),
           eb.selectFrom('settled').select('settled.status').as('settled'),

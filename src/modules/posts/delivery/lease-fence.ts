@@ -2,7 +2,7 @@
 // run was claimed for (a reaped job is pending; a claim since counts another attempt). A run
 // its worker gave up (lease lost or not renewed in time) goes on in the background until it
 // ends; fenced, its saves and its outcome fail, so it sends nothing more and records nothing.
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 
@@ -21,12 +21,21 @@ export function leaseHeld(jobs: SelectQueryBuilder<Database, 'jobs', object>, st
   return store.caps.skipLocked ? leaseLocked(jobs, lease) : leaseRow(jobs, lease);
 }
 
-/** PostgreSQL: the job row, locked for share, if the run still holds it (for statements of PostgreSQL only). */
-export const leaseLocked = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: Lease) => leaseRow(jobs, lease).forShare();
+/** A lease as values, or as columns of the statement (one lease per row of a batch). */
+export interface LeaseIn {
+  jobId: string | Expression<string>;
+  attempt: number | Expression<number>;
+}
 
-const leaseRow = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: Lease) =>
+/** PostgreSQL: the job row, locked for share, if the run still holds it (for statements of PostgreSQL only). */
+export const leaseLocked = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: LeaseIn) => leaseRow(jobs, lease).forShare();
+
+const leaseRow = (jobs: SelectQueryBuilder<Database, 'jobs', object>, lease: LeaseIn) =>
   jobs.select('jobs.id').where('jobs.id', '=', lease.jobId).where('jobs.status', '=', 'running').where('jobs.attempts', '=', lease.attempt);
 
 /** `where exists (the job is still this run's)`, for an update the lease fences. */
 export const whileHeld = (store: Pick<Store, 'caps'>, lease: Lease) => (eb: ExpressionBuilder<Database, 'post_targets'>) =>
   eb.exists(leaseHeld(eb.selectFrom('jobs'), store, lease));
+
+/** In a statement with a `lease` CTE (leaseLocked): whether the run still holds its job. */
+export const HELD = sql<boolean>`exists (select 1 from "lease")`;

@@ -14,7 +14,7 @@ import { emitEvent, queueDeliveries } from '../../events/emit.ts';
 import { lockPost } from '../repo.ts';
 import { closeInOneStatement } from './closing.ts';
 import { postDeliver } from './kinds.ts';
-import { leaseHeld, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
+import { HELD, leaseHeld, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
 import { queueTargetStep, releasedJob, releaseNext, releaseNextReading, releaseNextTarget, type TxContext } from './release.ts';
 import { changeArgs, changeOf, changeTarget, isOpen, type ChangeArgs, type StepOutcome, type Target, type TargetChange } from './target-change.ts';
 
@@ -76,8 +76,6 @@ export async function settleIfOver(store: Pick<Store, 'db' | 'caps'>, now: numbe
 }
 
 const changingTarget = prepare((db, ...change: ChangeArgs) => changeTarget(db, ...change));
-
-const HELD = sql<boolean>`exists (select 1 from "lease")`;
 
 // The lease checked, the target changed and the next target released with its job, every
 // write conditioned on the lease.

@@ -6,7 +6,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
 import type { Database } from '../../../db/schema.ts';
-import { batched } from '../../../db/batched.ts';
+import { batchedPer } from '../../../db/batched.ts';
 import { enqueue, jobForRowOf, jobWrite } from '../../../jobs/queue.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
 import { newId } from '../../../lib/ids.ts';
@@ -133,26 +133,18 @@ const dispatchingMany = prepare((db, postIds: string[], jobIds: string[], now: n
 const DISPATCH_BATCH = 500;
 
 type Dispatched = { dispatched: boolean; released: string | null };
-const dispatchers = new WeakMap<Kysely<Database>, (call: { postId: string; now: number }) => Promise<Dispatched>>();
 
-function dispatcherOf(db: Kysely<Database>) {
-  let dispatcher = dispatchers.get(db);
-  if (!dispatcher) {
-    dispatcher = batched(async (calls: Array<{ postId: string; now: number }>): Promise<Dispatched[]> => {
-      const now = Math.max(...calls.map((call) => call.now));
-      const { rows } = await dispatchingMany.execute(
-        db,
-        calls.map((call) => call.postId),
-        calls.map(() => newId('job', now)),
-        now,
-      );
-      const byPost = new Map(rows.map((row) => [row.post_id, row]));
-      return calls.map((call) => ({ dispatched: Boolean(byPost.get(call.postId)?.dispatched), released: byPost.get(call.postId)?.released ?? null }));
-    }, DISPATCH_BATCH);
-    dispatchers.set(db, dispatcher);
-  }
-  return dispatcher;
-}
+const dispatchTogether = batchedPer(async (db: Kysely<Database>, calls: Array<{ postId: string; now: number }>): Promise<Dispatched[]> => {
+  const now = Math.max(...calls.map((call) => call.now));
+  const { rows } = await dispatchingMany.execute(
+    db,
+    calls.map((call) => call.postId),
+    calls.map(() => newId('job', now)),
+    now,
+  );
+  const byPost = new Map(rows.map((row) => [row.post_id, row]));
+  return calls.map((call) => ({ dispatched: Boolean(byPost.get(call.postId)?.dispatched), released: byPost.get(call.postId)?.released ?? null }));
+}, DISPATCH_BATCH);
 
 /**
  * A scheduled post's time has come: it becomes queued and its first target is released. A post
@@ -160,7 +152,7 @@ function dispatcherOf(db: Kysely<Database>) {
  */
 export async function dispatchPost(store: Pick<Store, 'db' | 'caps'>, postId: string, now: number): Promise<void> {
   if (store.caps.writableCte) {
-    const row = await dispatcherOf(store.db)({ postId, now });
+    const row = await dispatchTogether(store.db, { postId, now });
     if (row.released) wakeLocalWorkers(postDeliver.lane);
     // The statement read the targets as they were when it began; should a writer it waited for
     // on the post have changed them meanwhile, the release is made again under the post's lock.

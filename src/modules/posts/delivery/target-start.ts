@@ -5,10 +5,10 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Store } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
-import { batched } from '../../../db/batched.ts';
+import { batchedPer } from '../../../db/batched.ts';
 import { prepare } from '../../../db/prepared.ts';
 import { premarkedProgress } from '../../../platforms/create-once.ts';
-import { whileHeld, type Lease } from './lease-fence.ts';
+import { leaseLocked, whileHeld, type Lease } from './lease-fence.ts';
 
 /** The progress of a target that has made no call. */
 const FRESH = '{}';
@@ -43,7 +43,7 @@ const startPost = (db: Kysely<Database>, postId: string, now: number) => db.upda
 // PostgreSQL: the starts of every run that arrived while the last statement ran, in one
 // statement (hundreds of targets fall due together). The select reads the rows as they were
 // before the CTEs' writes (one snapshot for the whole statement), so it reports whether each
-// claim took as a column of its own. A target is given once per statement (see startersOf).
+// claim took as a column of its own. A target is given once per statement (startTogether).
 const readAndClaimMany = prepare((db, targetIds: string[], dueAts: number[], jobIds: string[], attempts: number[], now: number, premarked: string) =>
   db
     .with('input', (qc) =>
@@ -61,8 +61,13 @@ const readAndClaimMany = prepare((db, targetIds: string[], dueAts: number[], job
         .set((eb) => ({
           status: 'publishing',
           attempts: eb('post_targets.attempts', '+', 1),
-          // Like claimTarget's: the first call's marker, while the run holds its job.
-          progress: sql<string>`case when "post_targets"."progress" = ${FRESH} and exists (select 1 from "jobs" where "jobs"."id" = "input"."job_id" and "jobs"."status" = 'running' and "jobs"."attempts" = "input"."attempt" for share) then ${premarked} else "post_targets"."progress" end`,
+          // Like claimTarget's: the first call's marker, while the run (this row's) holds its job.
+          progress: eb
+            .case()
+            .when(eb.and([eb('post_targets.progress', '=', FRESH), eb.exists(leaseLocked(eb.selectFrom('jobs'), { jobId: eb.ref('input.job_id'), attempt: eb.ref('input.attempt') }))]))
+            .then(premarked)
+            .else(eb.ref('post_targets.progress'))
+            .end(),
           updated_at: now,
         }))
         .whereRef('post_targets.id', '=', 'input.target_id')
@@ -114,35 +119,26 @@ type ReadAndClaimed = Awaited<ReturnType<typeof readAndClaimMany.execute>>['rows
 /** A start's row (undefined: the target is gone, or another run's start in the same statement has it), and the statement's time. */
 type StartAnswer = { read: ReadAndClaimed | undefined; now: number };
 
-const starters = new WeakMap<Kysely<Database>, (call: StartCall) => Promise<StartAnswer>>();
-
-function startersOf(db: Kysely<Database>) {
-  let starter = starters.get(db);
-  if (!starter) {
-    starter = batched(async (calls: StartCall[]): Promise<StartAnswer[]> => {
-      const now = Math.max(...calls.map((call) => call.now));
-      // One claim per target and statement: an update joined to a target twice would claim it
-      // once and let both runs think they had. A second run for the same target (a duplicate
-      // job) is answered as one whose target another run took.
-      const first = new Map<string, StartCall>();
-      for (const call of calls) if (!first.has(call.targetId)) first.set(call.targetId, call);
-      const unique = [...first.values()];
-      const { rows } = await readAndClaimMany.execute(
-        db,
-        unique.map((call) => call.targetId),
-        unique.map((call) => call.dueAt),
-        unique.map((call) => call.lease.jobId),
-        unique.map((call) => call.lease.attempt),
-        now,
-        premarkedProgress(now),
-      );
-      const byTarget = new Map(rows.map((row) => [row.id, row]));
-      return calls.map((call) => ({ read: first.get(call.targetId) === call ? byTarget.get(call.targetId) : undefined, now }));
-    }, START_BATCH);
-    starters.set(db, starter);
-  }
-  return starter;
-}
+// One claim per target and statement: an update joined to a target twice would claim it once
+// and let both runs think they had. A second run for the same target (a duplicate job) is
+// answered as one whose target another run took.
+const startTogether = batchedPer(async (db: Kysely<Database>, calls: StartCall[]): Promise<StartAnswer[]> => {
+  const now = Math.max(...calls.map((call) => call.now));
+  const first = new Map<string, StartCall>();
+  for (const call of calls) if (!first.has(call.targetId)) first.set(call.targetId, call);
+  const unique = [...first.values()];
+  const { rows } = await readAndClaimMany.execute(
+    db,
+    unique.map((call) => call.targetId),
+    unique.map((call) => call.dueAt),
+    unique.map((call) => call.lease.jobId),
+    unique.map((call) => call.lease.attempt),
+    now,
+    premarkedProgress(now),
+  );
+  const byTarget = new Map(rows.map((row) => [row.id, row]));
+  return calls.map((call) => ({ read: first.get(call.targetId) === call ? byTarget.get(call.targetId) : undefined, now }));
+}, START_BATCH);
 
 type Row = Awaited<ReturnType<ReturnType<typeof targetOf>['executeTakeFirstOrThrow']>>;
 
@@ -168,7 +164,7 @@ const isUnsettled = (row: Row) => (row.status === 'published' || row.status === 
 /** Null when the target is gone, settled with its post, not due at `dueAt` any more, or claimed by another run. */
 export async function startTarget(store: Pick<Store, 'db' | 'caps'>, targetId: string, dueAt: number, now: number, lease: Lease): Promise<StartedTarget | UnsettledPost | null> {
   if (store.caps.writableCte) {
-    const { read, now: claimedAt } = await startersOf(store.db)({ targetId, dueAt, lease, now });
+    const { read, now: claimedAt } = await startTogether(store.db, { targetId, dueAt, lease, now });
     if (!read) return null;
     const { claimed, claimedProgress, waiting, ...row } = read;
     if (isUnsettled(row)) return { unsettled: row };
