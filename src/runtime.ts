@@ -76,7 +76,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
   // One set of series per runtime (not prom-client's global one), and none at all when off.
   const metrics = metricsEnabled(config.metrics) ? new Metrics({ store, clock }) : undefined;
   return {
-    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config, fetch, metrics && platformObserver(metrics)), ...(metrics ? { metrics } : {}) },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config, metrics && platformObserver(metrics)), ...(metrics ? { metrics } : {}) },
     redis,
     async close() {
       await sandbox?.close();

@@ -353,7 +353,7 @@ test('adapters seen through the metrics observer answer as themselves (arrays, n
   const store = openStore(parseConfig({ DATABASE_URL: database.url }).database);
   try {
     const raw = createPlatforms(config);
-    const seen = createPlatforms(config, fetch, platformObserver(new Metrics({ store, clock: systemClock })));
+    const seen = createPlatforms(config, platformObserver(new Metrics({ store, clock: systemClock })));
     let arrays = 0;
     const compare = (a: unknown, b: unknown, path: string, depth: number): void => {
       if (depth > 4 || a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;

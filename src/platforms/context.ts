@@ -4,7 +4,7 @@
 import type { Config } from '../config.ts';
 import { platformApiBase } from './base-url.ts';
 import { PlatformError } from './errors.ts';
-import { createPlatformHttp, type FetchFn, type PlatformHttp } from './http.ts';
+import { createPlatformHttp, type PlatformHttp } from './http.ts';
 
 export interface AppCredentials {
   clientId: string;
@@ -64,11 +64,10 @@ function app(id: string | null, secret: string | null, sandbox: boolean, fallbac
 
 export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs' | 'tiktokSettleMs'>;
 
-/** `fetchFn`: what the HTTP client sends with (a test may pass its own). */
-export function createPlatformContext(config: ContextConfig, fetchFn: FetchFn = fetch): PlatformContext {
+export function createPlatformContext(config: ContextConfig): PlatformContext {
   const p = config.platforms;
   return {
-    http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs, fetch: fetchFn }),
+    http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs }),
     apps: {
       meta: app(p.metaAppId, p.metaAppSecret, config.sandbox, SANDBOX_APPS.meta),
       instagram: app(p.instagramAppId, p.instagramAppSecret, config.sandbox, SANDBOX_APPS.instagram),

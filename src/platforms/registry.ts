@@ -3,7 +3,7 @@
 // (its index.ts builds the adapter) and one line here.
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import { facebookAdapter } from './facebook/index.ts';
-import type { FetchFn, PlatformHttp } from './http.ts';
+import type { PlatformHttp } from './http.ts';
 import { instagramAdapter } from './instagram/index.ts';
 import { redditAdapter } from './reddit/index.ts';
 import { threadsAdapter } from './threads/index.ts';
@@ -17,9 +17,8 @@ export interface PlatformObserver {
   adapter<P extends Platform>(adapter: PlatformAdapter<P>): PlatformAdapter<P>;
 }
 
-/** `fetchFn`: what the platform HTTP client sends with (a test may pass its own). */
-export function createPlatforms(config: ContextConfig, fetchFn: FetchFn = fetch, observer?: PlatformObserver): Platforms {
-  const base = createPlatformContext(config, fetchFn);
+export function createPlatforms(config: ContextConfig, observer?: PlatformObserver): Platforms {
+  const base = createPlatformContext(config);
   const ctx = observer ? { ...base, http: observer.http(base.http) } : base;
   const watch = <P extends Platform>(adapter: PlatformAdapter<P>) => (observer ? observer.adapter(adapter) : adapter);
   const adapters: Platforms['adapters'] = {

@@ -5,7 +5,7 @@
 // shown with Meta's own `error_user_title: error_user_msg`; 200 (ads_management or ads_read not
 // granted) and 10 are missing permissions; the rest falls back to the Graph table of the family.
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
-import type { PlatformResponse } from '../http.ts';
+import type { PlatformHeaders, PlatformResponse } from '../http.ts';
 import { list, numberOf, obj, str } from '../json.ts';
 import { graphKind, parseGraphError } from './errors.ts';
 
@@ -49,7 +49,7 @@ const parseJson = (text: string | null): unknown => {
  * `estimated_time_to_regain_access` (minutes) over its entries and X-Ad-Account-Usage's
  * `reset_time_duration` (seconds). Null when neither names a wait.
  */
-export function usageWaitMs(headers: Headers): number | null {
+export function usageWaitMs(headers: PlatformHeaders): number | null {
   let wait = 0;
   const buc = obj(parseJson(headers.get('x-business-use-case-usage')));
   for (const entries of Object.values(buc)) {

@@ -4,7 +4,7 @@
 // refresh), and the `[CODE, message, field]` triplets of the api_type=json envelope. Connect,
 // health and publishing all read reddit's answers through this file.
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
-import type { PlatformResponse } from '../http.ts';
+import type { PlatformHeaders, PlatformResponse } from '../http.ts';
 import { obj, str, type Json } from '../json.ts';
 
 /** API statuses, with what they mean on reddit; any other 4xx is `permanent`, any 5xx `transient`. */
@@ -55,19 +55,19 @@ const statusRow = (status: number) => (Object.hasOwn(STATUSES, status) ? STATUSE
 const statusKind = (status: number): PlatformErrorKind => statusRow(status)?.kind ?? (status >= 500 ? 'transient' : 'permanent');
 
 /** On a 429, how long reddit says the window has left (X-Ratelimit-Reset, seconds). */
-function retryAfterMs(status: number, headers: Headers | undefined): number | undefined {
+function retryAfterMs(status: number, headers: PlatformHeaders | undefined): number | undefined {
   if (status !== 429 || !headers) return undefined;
   const reset = Number(headers.get('x-ratelimit-reset'));
   return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
 }
 
-function statusError(status: number, headers: Headers | undefined, message: string): PlatformError {
+function statusError(status: number, headers: PlatformHeaders | undefined, message: string): PlatformError {
   const retry = retryAfterMs(status, headers);
   return new PlatformError(statusKind(status), message, { platform: 'reddit', status, ...(retry ? { retryAfterMs: retry } : {}) });
 }
 
 /** A failed API call as publishing reports it: what the status means on reddit. */
-export function redditHttpError(status: number, headers?: Headers): PlatformError {
+export function redditHttpError(status: number, headers?: PlatformHeaders): PlatformError {
   const row = statusRow(status);
   const message = row ? `${row.text} (HTTP ${status})` : status >= 500 ? `reddit is unavailable (HTTP ${status})` : `unexpected answer (HTTP ${status})`;
   return statusError(status, headers, message);
