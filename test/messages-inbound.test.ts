@@ -173,6 +173,14 @@ for (const dialect of DIALECTS) {
         }
         await settledInbound(t);
         assert.equal(delivered().filter((d) => d.event === 'message.sent' && d.data.platformMessageId === outbound.platformMessageId).length, 1);
+        // Its echo (and Messenger's delivery receipt) came while the send was in flight or just
+        // after: either way recorded on arrival, with no job, and the answer is delivered.
+        const { db } = t.runtime.deps.store;
+        const aboutIt = await db.selectFrom('platform_webhook_events').select(['status', 'note']).where('body', 'like', `%${outbound.platformMessageId}%`).orderBy('received_at').execute();
+        assert.deepEqual(aboutIt.map((r) => r.status), platform === 'facebook' ? ['processed', 'processed'] : ['processed']);
+        assert.ok(aboutIt.some((r) => r.note === 'echoes of messages sent through the service: nothing to record'), JSON.stringify(aboutIt));
+        if (platform === 'facebook') assert.ok(aboutIt.some((r) => r.note === 'receipts recorded on arrival: 1 inbox event'), JSON.stringify(aboutIt));
+        assert.equal((await messagesOf(conversation.id)).find((m) => m.id === outbound.id)?.status, platform === 'facebook' ? 'delivered' : 'sent');
         assert.equal((await messagesOf(conversation.id)).length, 2);
 
         // The person reads: message.read, the answer is read.
@@ -299,6 +307,28 @@ for (const dialect of DIALECTS) {
       await waitFor(async () => ((await db.selectFrom('platform_webhook_events').select('status').where('body', '=', echo).executeTakeFirstOrThrow()).status === 'processed' ? true : null), 10_000, 'the echo processed');
       assert.equal(delivered().filter((d) => d.data.platformMessageId === 'm_race_ours' && d.data.accountId === a.id).length, 0);
       assert.equal((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_race_ours').execute()).length, 1);
+    });
+
+    test("a delivery receipt that arrives while another node's send is in flight waits for that send's message, then marks it delivered", async () => {
+      const a = account('facebook');
+      const { db } = t.runtime.deps.store;
+      const now = t.clock.now();
+      // The send is another node's: nothing in this one's registry of sends in flight.
+      const conversationId = await sendingConversation(a, 'psid-receipt-race', now + 60_000);
+      const receipt = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: 'psid-receipt-race' }, recipient: { id: a.platformUserId }, timestamp: now + 1, delivery: { mids: ['m_receipt_race'], watermark: now + 1 } }] }] });
+      assert.equal((await postMeta(t, receipt)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const waiting = await db.selectFrom('platform_webhook_events').select('status').where('body', '=', receipt).executeTakeFirstOrThrow();
+      assert.equal(waiting.status, 'pending');
+      assert.equal(delivered().filter((d) => d.event === 'message.delivered' && d.data.platformMessageIds.includes('m_receipt_race')).length, 0);
+      // The send stores its message and clears the mark; the receipt's next run finds it.
+      const stored = { id: newId('message'), organization_id: org, account_id: a.id, conversation_id: conversationId, direction: 'outbound' as const, platform_message_id: 'm_receipt_race', text: 'ours', attachments: '[]', status: 'sent' as const, sent_at: now, reaction: null, postback: null, created_at: now };
+      await db.insertInto('messages').values(stored).execute();
+      await db.updateTable('conversations').set({ sending_until: null }).where('id', '=', conversationId).execute();
+      const got = await eventOf('message.delivered', (d) => d.data.platformMessageIds.includes('m_receipt_race'));
+      assert.equal(got.data.messageId, stored.id);
+      const row = await db.selectFrom('messages').select('status').where('id', '=', stored.id).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'delivered');
     });
 
     test('the echo of a message the service stored is recorded as handled when it arrives, with no job queued', async () => {

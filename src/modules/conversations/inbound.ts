@@ -22,16 +22,19 @@ import { conversationFor, insertMessage, touchConversation } from './records.ts'
 export type InboundAccount = Pick<AccountRow, 'id' | 'organization_id' | 'platform' | 'external_id' | 'platform_user_id'>;
 
 /**
- * An echo arrived while the service's own send to that person was in flight: the job fails and
- * runs again with its kind's backoff (1 s, 4 s, 16 s, 64 s: past the 60 s hold at the latest),
- * by when the send has stored the message id or cleared the mark.
+ * An echo, delivery or read receipt arrived while the service's own send to that person was in
+ * flight: the job fails and runs again with its kind's backoff (1 s, 4 s, 16 s, 64 s: past the
+ * 60 s hold at the latest), by when the send has stored the message id or cleared the mark. An
+ * echo recorded now would store our message twice; a receipt would miss the message it covers.
  */
-export class EchoTooEarly extends Error {
-  constructor() {
-    super('an echo arrived while a send to the person is in flight; processed again later');
-    this.name = 'EchoTooEarly';
+export class SendInFlight extends Error {
+  constructor(kind: MessagingItem['kind']) {
+    super(`a ${kind} arrived while a send to the person is in flight; processed again later`);
+    this.name = 'SendInFlight';
   }
 }
+
+const WAITS_FOR_SEND: ReadonlySet<MessagingItem['kind']> = new Set(['echo', 'delivery', 'read']);
 
 const profileKey = (accountId: string, participantId: string) => `${accountId}:${participantId}`;
 
@@ -79,7 +82,7 @@ export async function recordMessagingItem(ctx: EmitContext, account: InboundAcco
   }
   const participant = profiles.get(profileKey(account.id, item.participantId)) ?? { id: item.participantId, username: null, name: null };
   const conversation = await conversationFor(db, account, participant, item.timestamp, now);
-  if (item.kind === 'echo' && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new EchoTooEarly();
+  if (WAITS_FOR_SEND.has(item.kind) && conversation.sending_until !== null && Number(conversation.sending_until) > now) throw new SendInFlight(item.kind);
   if (item.kind === 'echo' && item.mid) {
     // On PostgreSQL the send's transaction (the message stored, the mark cleared) may have
     // committed between the first look and the conversation's read: a second look finds it.

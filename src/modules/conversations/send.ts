@@ -5,7 +5,8 @@
 // took it, the message is stored and message.sent (eventId null) emitted in one transaction.
 // While the call is in flight the conversation says so (`sending_until`), so that the
 // platform's echo, should it be processed before this stores the message id, waits and then
-// finds it (conversations/inbound.ts) instead of recording the message a second time.
+// finds it (conversations/inbound.ts) instead of recording the message a second time; on this
+// node, such webhooks wait for the send itself (sends-in-flight.ts).
 import type { Tenant } from '../../db/tenant.ts';
 import { errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
@@ -17,6 +18,7 @@ import { emitMessageEvent, messageEventData } from './events.ts';
 import { markSending } from './queries.ts';
 import { findConversation, insertMessage, presentMessage, storedMessage, touchConversation } from './records.ts';
 import type { MessageView } from './schemas.ts';
+import { trackSend } from './sends-in-flight.ts';
 import { requireOpenWindow } from './window.ts';
 import { sendFromInbox, WHATSAPP_ONLY, type InboxSendBody } from '../whatsapp/inbox.ts';
 
@@ -63,25 +65,27 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
   requireOpenWindow(conversation.platform, lastInbound, deps.clock.now(), body.tag);
 
   const { db } = deps.store;
-  await markSending.execute(db, conversation.id, deps.clock.now() + SENDING_HOLD_MS);
-  try {
-    const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));
-    const now = deps.clock.now();
-    return await db.transaction().execute(async (trx) => {
-      const attachments = content.attachment ? [{ type: content.attachment.type, url: content.attachment.url }] : [];
-      const text = content.text ?? null;
-      const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
-      // The platform never gives one message id twice; should it, the stored message stands.
-      const row = stored ?? (await storedMessage(trx, account.id, sent.platformMessageId));
-      await touchConversation(trx, conversation.id, row, now, 0, true);
-      if (stored) {
-        const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
-        await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
-      }
-      return presentMessage(row);
-    });
-  } catch (error) {
-    await markSending.execute(db, conversation.id, null);
-    throw error;
-  }
+  return trackSend(deps.store, account.id, conversation.participant_id, async () => {
+    await markSending.execute(db, conversation.id, deps.clock.now() + SENDING_HOLD_MS);
+    try {
+      const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));
+      const now = deps.clock.now();
+      return await db.transaction().execute(async (trx) => {
+        const attachments = content.attachment ? [{ type: content.attachment.type, url: content.attachment.url }] : [];
+        const text = content.text ?? null;
+        const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
+        // The platform never gives one message id twice; should it, the stored message stands.
+        const row = stored ?? (await storedMessage(trx, account.id, sent.platformMessageId));
+        await touchConversation(trx, conversation.id, row, now, 0, true);
+        if (stored) {
+          const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
+          await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
+        }
+        return presentMessage(row);
+      });
+    } catch (error) {
+      await markSending.execute(db, conversation.id, null);
+      throw error;
+    }
+  });
 }

@@ -5,10 +5,12 @@
 // the platform outside the transaction; record() writes, inside it, with marking the row.
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
+import type { Store } from '../../db/database.ts';
 import type { AccountRow, Database } from '../../db/schema.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversations/inbound.ts';
 import { conversationExists, messageByPlatformId } from '../conversations/queries.ts';
+import { localSendEnded } from '../conversations/sends-in-flight.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
 import type { Json } from './meta-changes.ts';
 
@@ -47,28 +49,43 @@ export async function recordMessaging(trx: Kysely<Database>, deps: Pick<AppDeps,
  * with no send in flight (they need no platform read, such as a new person's profile: the route
  * records them with the body). Either for every account of their Page or Instagram account.
  * Null for anything else, which goes the usual way: an echo not (yet) stored, or a receipt that
- * may concern a message whose send has not stored it yet, among them.
+ * may concern a message whose send has not stored it yet, among them. A send to the person that
+ * this node has in flight is waited for first (conversations/sends-in-flight.ts).
  */
-export async function handledOnArrival(db: Kysely<Database>, body: Json, now: number): Promise<{ echoes: true } | { receipts: PreparedMessaging } | null> {
+export async function handledOnArrival(store: Store, body: Json, now: number): Promise<{ echoes: true } | { receipts: PreparedMessaging } | null> {
   const entries = Array.isArray(body.entry) ? body.entry : [];
   if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return null;
   const { items, ignored } = parseMetaMessaging(body);
   if (!items.length || ignored.length) return null;
   const echoes = items.every((item) => item.kind === 'echo' && item.mid !== null);
   if (!echoes && !items.every((item) => item.kind === 'delivery' || item.kind === 'read')) return null;
-  const accounts = await accountsOf(db, items);
+  const accounts = await accountsOf(store.db, items);
   for (const item of items) {
     const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
     if (!mine.length) return null;
     for (const account of mine) {
-      if (echoes) {
-        if (!(await messageByPlatformId.execute(db, account.id, item.mid ?? '')).rows.length) return null;
-        continue;
-      }
-      const [conversation] = (await conversationExists.execute(db, account.id, item.participantId)).rows;
-      // A send in flight has not stored its message yet: its receipt is left to the job, later.
-      if (!conversation || (conversation.sending_until !== null && Number(conversation.sending_until) > now)) return null;
+      const handled = echoes ? await echoOfStoredSend(store, account.id, item) : await receiptOfSettledConversation(store, account.id, item, now);
+      if (!handled) return null;
     }
   }
   return echoes ? { echoes } : { receipts: { items, ignored, accounts, profiles: new Map() } };
+}
+
+/** The echo names a message the service stored, once this node's send to the person (if any) has ended. */
+async function echoOfStoredSend(store: Store, accountId: string, item: MessagingItem): Promise<boolean> {
+  const stored = async () => (await messageByPlatformId.execute(store.db, accountId, item.mid ?? '')).rows.length > 0;
+  return (await stored()) || ((await localSendEnded(store, accountId, item.participantId)) && (await stored()));
+}
+
+/** The receipt's conversation is stored and has no send in flight, once this node's send to the person (if any) has ended. */
+async function receiptOfSettledConversation(store: Store, accountId: string, item: MessagingItem, now: number): Promise<boolean> {
+  const settled = async () => {
+    const [conversation] = (await conversationExists.execute(store.db, accountId, item.participantId)).rows;
+    if (!conversation) return null;
+    return conversation.sending_until === null || Number(conversation.sending_until) <= now;
+  };
+  const first = await settled();
+  if (first !== false) return first === true;
+  // A send in flight has not stored its message yet: unless it is this node's, its receipt is left to the job, later.
+  return (await localSendEnded(store, accountId, item.participantId)) && (await settled()) === true;
 }

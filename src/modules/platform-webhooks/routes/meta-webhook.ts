@@ -41,7 +41,7 @@ const storeHandled = prepare((db, id: string, object: string | null, body: strin
     .onConflict((oc) => oc.column('id').doNothing()),
 );
 const ECHOES_NOTE = 'echoes of messages sent through the service: nothing to record';
-const RECEIPTS_NOTE = 'receipts recorded on arrival: nothing new';
+const RECEIPTS_NOTE = 'receipts recorded on arrival';
 
 export function metaWebhook(api: Api): void {
   api.get(
@@ -87,7 +87,7 @@ export function metaWebhook(api: Api): void {
         const id = createHash('sha256').update(body).digest('hex');
         const envelope = readEnvelope(text);
         const { object } = envelopeKinds(envelope ?? text);
-        const arriving = envelope ? await handledOnArrival(deps.store.db, envelope, now) : null;
+        const arriving = envelope ? await handledOnArrival(deps.store, envelope, now) : null;
         // The echo of every message sent through the service comes back here: when the message
         // is stored already, the body is recorded as handled and no job is queued for it.
         if (arriving && 'echoes' in arriving) {
@@ -101,7 +101,7 @@ export function metaWebhook(api: Api): void {
           try {
             await deps.store.db.transaction().execute(async (trx) => {
               const emitted = await recordMessaging(trx, deps, arriving.receipts, now, now);
-              await storeHandled.execute(trx, id, object, text, noteOf([], [], emitted) ?? RECEIPTS_NOTE, now);
+              await storeHandled.execute(trx, id, object, text, `${RECEIPTS_NOTE}: ${noteOf([], [], emitted) ?? 'nothing new'}`, now);
             });
             return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
           } catch (error) {

@@ -1,0 +1,61 @@
+// The sends this node has in flight, by conversation (account and person). The platform's echo and delivery receipt
+// of a send usually arrive before the send has stored its message id; a webhook handled by the
+// node making that send waits for it here (a few milliseconds) and is then recorded at once,
+// instead of going to a job that finds the send unfinished and runs again a second later. The
+// `sending_until` mark in the store stays the rule (conversations/inbound.ts): another node's
+// sends are not in this registry, and their webhooks take that slower path.
+import type { Store } from '../../db/database.ts';
+
+/** How long a webhook waits for a send here; the platform's own wait for our answer is longer. */
+const WAIT_MS = 5_000;
+
+const keyOf = (accountId: string, participantId: string) => `${accountId}:${participantId}`;
+
+const registries = new WeakMap<Store, Map<string, Promise<void>>>();
+
+function registryOf(store: Store): Map<string, Promise<void>> {
+  let registry = registries.get(store);
+  if (!registry) {
+    registry = new Map();
+    registries.set(store, registry);
+  }
+  return registry;
+}
+
+/** Runs the send, known as in flight for its conversation until it has settled. */
+export async function trackSend<T>(store: Store, accountId: string, participantId: string, send: () => Promise<T>): Promise<T> {
+  const registry = registryOf(store);
+  const key = keyOf(accountId, participantId);
+  const running = send();
+  const settled = running.then(
+    () => undefined,
+    () => undefined,
+  );
+  registry.set(key, settled);
+  try {
+    return await running;
+  } finally {
+    // A later send to the same person may have taken the slot meanwhile: leave it.
+    if (registry.get(key) === settled) registry.delete(key);
+  }
+}
+
+/** Waits for this node's send to the conversation, if one is in flight; true when one was and it ended. */
+export async function localSendEnded(store: Store, accountId: string, participantId: string): Promise<boolean> {
+  const settled = registries.get(store)?.get(keyOf(accountId, participantId));
+  if (!settled) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), WAIT_MS);
+    timer.unref();
+  });
+  try {
+    const ended = await Promise.race([settled.then(() => true as const), late]);
+    // The send's own answer is written in the microtasks that follow its end: the webhook's
+    // work (synchronous on SQLite) goes after it instead of delaying it.
+    await new Promise((resolve) => setImmediate(resolve));
+    return ended;
+  } finally {
+    clearTimeout(timer);
+  }
+}
