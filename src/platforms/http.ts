@@ -6,6 +6,7 @@
 // keep-alive agent: the WHATWG fetch on top of the same library cost about three times the CPU
 // per call (streams, Request and Response objects), as much as a message's whole SQLite work.
 import { Readable } from 'node:stream';
+import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { messageOf } from '../lib/errors.ts';
 import { PlatformError } from './errors.ts';
@@ -62,7 +63,7 @@ function encodeForm(form: NonNullable<PlatformRequest['form']>): string {
   return params.toString();
 }
 
-type Undici = typeof import('undici');
+type Undici = typeof UndiciModule;
 let undici: Promise<Undici> | undefined;
 /** undici is loaded on the first platform call: a large module some commands never need. */
 const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
@@ -98,7 +99,7 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
         headers['content-type'] = 'application/json';
         body = JSON.stringify(request.json);
       } else if (request.body) {
-        body = request.body instanceof ReadableStream ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>) : request.body;
+        body = request.body instanceof ReadableStream ? Readable.fromWeb(request.body) : request.body;
       }
       const url = platformUrl(options.base, withQuery(request.url, request.query));
       const { request: send } = await loadUndici();
