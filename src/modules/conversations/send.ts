@@ -65,7 +65,7 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
   requireOpenWindow(conversation.platform, lastInbound, deps.clock.now(), body.tag);
 
   const { db } = deps.store;
-  return trackSend(deps.store, account.id, conversation.participant_id, async () => {
+  return trackSend(deps.store, { platform: account.platform, platformUserId: account.platform_user_id, participantId: conversation.participant_id }, async () => {
     await markSending.execute(db, conversation.id, deps.clock.now() + SENDING_HOLD_MS);
     try {
       const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));

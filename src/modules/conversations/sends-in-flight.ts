@@ -1,15 +1,23 @@
-// The sends this node has in flight, by conversation (account and person). The platform's echo and delivery receipt
-// of a send usually arrive before the send has stored its message id; a webhook handled by the
-// node making that send waits for it here (a few milliseconds) and is then recorded at once,
-// instead of going to a job that finds the send unfinished and runs again a second later. The
-// `sending_until` mark in the store stays the rule (conversations/inbound.ts): another node's
-// sends are not in this registry, and their webhooks take that slower path.
+// The sends this node has in flight, by the platform account (its platform and id there, as
+// webhooks name it) and the person. The platform's echo and delivery receipt of a send usually
+// arrive before the send has stored its message id; a webhook handled by the node making that
+// send waits for it here, before any work of its own (a few milliseconds), and is then recorded
+// at once, instead of going to a job that finds the send unfinished and runs again a second
+// later. The `sending_until` mark in the store stays the rule (conversations/inbound.ts):
+// another node's sends are not in this registry, and their webhooks take that slower path.
 import type { Store } from '../../db/database.ts';
 
 /** How long a webhook waits for a send here; the platform's own wait for our answer is longer. */
 const WAIT_MS = 5_000;
 
-const keyOf = (accountId: string, participantId: string) => `${accountId}:${participantId}`;
+/** Whom a send goes to and from: the account as the platform names it, and the person. */
+export interface SendParties {
+  platform: string;
+  platformUserId: string;
+  participantId: string;
+}
+
+const keyOf = (p: SendParties) => `${p.platform}:${p.platformUserId}:${p.participantId}`;
 
 const registries = new WeakMap<Store, Map<string, Promise<void>>>();
 
@@ -23,9 +31,9 @@ function registryOf(store: Store): Map<string, Promise<void>> {
 }
 
 /** Runs the send, known as in flight for its conversation until it has settled. */
-export async function trackSend<T>(store: Store, accountId: string, participantId: string, send: () => Promise<T>): Promise<T> {
+export async function trackSend<T>(store: Store, parties: SendParties, send: () => Promise<T>): Promise<T> {
   const registry = registryOf(store);
-  const key = keyOf(accountId, participantId);
+  const key = keyOf(parties);
   const running = send();
   const settled = running.then(
     () => undefined,
@@ -40,9 +48,9 @@ export async function trackSend<T>(store: Store, accountId: string, participantI
   }
 }
 
-/** Waits for this node's send to the conversation, if one is in flight; true when one was and it ended. */
-export async function localSendEnded(store: Store, accountId: string, participantId: string): Promise<boolean> {
-  const settled = registries.get(store)?.get(keyOf(accountId, participantId));
+/** Waits for this node's send between the parties, if one is in flight; true when one was and it ended. */
+export async function localSendEnded(store: Store, parties: SendParties): Promise<boolean> {
+  const settled = registries.get(store)?.get(keyOf(parties));
   if (!settled) return false;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {

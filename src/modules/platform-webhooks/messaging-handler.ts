@@ -59,33 +59,21 @@ export async function handledOnArrival(store: Store, body: Json, now: number): P
   if (!items.length || ignored.length) return null;
   const echoes = items.every((item) => item.kind === 'echo' && item.mid !== null);
   if (!echoes && !items.every((item) => item.kind === 'delivery' || item.kind === 'read')) return null;
+  // Their subject is mostly a send this node is making: it ends first, with its answer.
+  for (const item of items) await localSendEnded(store, { platform: item.platform, platformUserId: item.accountPlatformId, participantId: item.participantId });
   const accounts = await accountsOf(store.db, items);
   for (const item of items) {
     const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
     if (!mine.length) return null;
     for (const account of mine) {
-      const handled = echoes ? await echoOfStoredSend(store, account.id, item) : await receiptOfSettledConversation(store, account.id, item, now);
-      if (!handled) return null;
+      if (echoes) {
+        if (!(await messageByPlatformId.execute(store.db, account.id, item.mid ?? '')).rows.length) return null;
+        continue;
+      }
+      const [conversation] = (await conversationExists.execute(store.db, account.id, item.participantId)).rows;
+      // A send in flight (another node's) has not stored its message yet: its receipt is left to the job, later.
+      if (!conversation || (conversation.sending_until !== null && Number(conversation.sending_until) > now)) return null;
     }
   }
   return echoes ? { echoes } : { receipts: { items, ignored, accounts, profiles: new Map() } };
-}
-
-/** The echo names a message the service stored, once this node's send to the person (if any) has ended. */
-async function echoOfStoredSend(store: Store, accountId: string, item: MessagingItem): Promise<boolean> {
-  const stored = async () => (await messageByPlatformId.execute(store.db, accountId, item.mid ?? '')).rows.length > 0;
-  return (await stored()) || ((await localSendEnded(store, accountId, item.participantId)) && (await stored()));
-}
-
-/** The receipt's conversation is stored and has no send in flight, once this node's send to the person (if any) has ended. */
-async function receiptOfSettledConversation(store: Store, accountId: string, item: MessagingItem, now: number): Promise<boolean> {
-  const settled = async () => {
-    const [conversation] = (await conversationExists.execute(store.db, accountId, item.participantId)).rows;
-    if (!conversation) return null;
-    return conversation.sending_until === null || Number(conversation.sending_until) <= now;
-  };
-  const first = await settled();
-  if (first !== false) return first === true;
-  // A send in flight has not stored its message yet: unless it is this node's, its receipt is left to the job, later.
-  return (await localSendEnded(store, accountId, item.participantId)) && (await settled()) === true;
 }
