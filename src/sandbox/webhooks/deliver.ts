@@ -41,6 +41,9 @@ export interface Notification {
 
 /** POSTs a signed body (any envelope) to one subscription's callback and logs the outcome. */
 export async function deliver(state: SandboxState, subscription: WebhookSubscription, appSecret: string, payload: unknown): Promise<number | null> {
+  // As on the platforms, a webhook leaves after the API answer that caused it: its encoding,
+  // signing and sending do not hold that answer up.
+  await new Promise((resolve) => setImmediate(resolve));
   const body = metaJson(payload);
   const delivery = {
     at: new Date(state.clock.now()).toISOString(),
