@@ -11,7 +11,7 @@
 // - send: POST /inbox/conversations/{id}/messages against the sandbox, each paired with the
 //   same Send API call made straight to the sandbox; the service's overhead is the difference
 //   within each pair (target: p99 under 10 ms). The service runs in its own process here too
-//   (serve with its worker), the sandbox in this one (bench/sandboxed-server.ts): the Page's
+//   (serve with its worker), and the sandbox in a third (bench/sandbox-process.ts): the Page's
 //   token is one the sandbox issued, inserted in the store as the connect flow stores it.
 //
 // Each part prints the server's CPU per message, the figure least moved by other load on the machine.
@@ -33,10 +33,10 @@ import { newId } from '../src/lib/ids.ts';
 import { createSealer, resolveEncryptionKey } from '../src/lib/crypto.ts';
 import { openMigratedStore } from '../src/runtime.ts';
 import { encodePosition } from '../src/modules/conversations/cursors.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
 import { measure } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
-import { startSandboxedServer, type SandboxedServer } from './sandboxed-server.ts';
+import { startService, type ServiceUnderTest } from './sandboxed-server.ts';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
 export const TARGETS = { rate: 500, inboundP99Ms: 200, historyP99Ms: 10, sendOverheadP99Ms: 10 };
@@ -260,12 +260,8 @@ export interface SendResult {
 const DM_SCOPES = ['pages_show_list', 'pages_manage_metadata', 'pages_read_engagement', 'pages_messaging'];
 
 /** A Page with a token the sandbox issued, inserted in the server's store as the connect flow would have stored it. */
-async function addPage(s: SandboxedServer): Promise<{ accountId: string; pageId: string; token: string }> {
-  const { user, pages } = s.sandbox.state.addFacebookUser({ pages: [{}] });
-  const page = pages[0];
-  if (!page) throw new Error('the sandbox made no Page');
-  const token = `facebook-bench-${newId('account').slice(4)}`;
-  s.sandbox.state.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes: DM_SCOPES, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
+async function addPage(s: ServiceUnderTest, sandbox: SandboxProcess): Promise<{ accountId: string; pageId: string; token: string }> {
+  const page = await sandbox.addFacebookPage(`facebook-bench-${newId('account').slice(4)}`, DM_SCOPES);
   const config = parseConfig(s.env);
   const sealer = createSealer(resolveEncryptionKey(config.encryptionKey, config.dataDir).key);
   const store = await openMigratedStore(config);
@@ -275,33 +271,36 @@ async function addPage(s: SandboxedServer): Promise<{ accountId: string; pageId:
     await store.db
       .insertInto('accounts')
       .values({
-        id: accountId, organization_id: s.organizationId, platform: 'facebook', platform_user_id: page.id, username: null, display_name: page.name, avatar_url: null, external_id: 'bench-send',
-        status: 'active', approval_required: 0, access_token_enc: sealer.seal(token), refresh_token_enc: null, token_expires_at: null, scopes: DM_SCOPES.join(' '),
+        id: accountId, organization_id: s.organizationId, platform: 'facebook', platform_user_id: page.pageId, username: null, display_name: page.name, avatar_url: null, external_id: 'bench-send',
+        status: 'active', approval_required: 0, access_token_enc: sealer.seal(page.token), refresh_token_enc: null, token_expires_at: null, scopes: DM_SCOPES.join(' '),
         metadata: JSON.stringify({ login: 'facebook', category: page.category, tasks: page.tasks }), connected_at: now, updated_at: now,
       })
       .execute();
   } finally {
     await store.close();
   }
-  return { accountId, pageId: page.id, token };
+  return { accountId, pageId: page.pageId, token: page.token };
 }
 
 /**
  * The send overhead: the service in its own process (serve with its worker) against the sandbox
- * in this one. The Page is subscribed through the API; a person writes through the sandbox, whose
- * webhook makes the conversation; then pairs, one request at a time.
+ * in a third (sandbox-process.ts), as the platform is elsewhere in production: its webhooks load
+ * the service, not this client. The Page is subscribed through the API; a person writes through
+ * the sandbox, whose webhook makes the conversation; then pairs, one request at a time.
  */
 async function benchSend(sends: number): Promise<SendResult> {
-  const s = await startSandboxedServer('messages-send');
+  const sandbox = await startSandboxProcess();
+  let s: ServiceUnderTest | null = null;
   try {
-    const page = await addPage(s);
+    s = await startService('messages-send', sandbox.url);
+    const page = await addPage(s, sandbox);
     // The direct calls go from a second Page, not subscribed to the service's webhooks: the same
     // call for the sandbox, but its echo and delivery webhooks do not load the service.
-    const direct = await addPage(s);
+    const direct = await addPage(s, sandbox);
     const subscribed = await s.api('POST', `/accounts/${page.accountId}/webhook-subscription`);
     if (subscribed.status !== 200) throw new Error(`POST webhook-subscription answered ${subscribed.status}: ${JSON.stringify(subscribed.body)}`);
     const personWrites = async (pageId: string) => {
-      const wrote = await fetch(`${s.sandbox.url}/_sandbox/meta/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: pageId, text: 'Hello', from: { name: 'Bench Person' } }) });
+      const wrote = await fetch(`${sandbox.url}/_sandbox/meta/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: pageId, text: 'Hello', from: { name: 'Bench Person' } }) });
       const written = (await wrote.json()) as { senderId?: string };
       if (wrote.status !== 200 || !written.senderId) throw new Error(`the sandbox's person did not write (${wrote.status})`);
       return written.senderId;
@@ -316,7 +315,7 @@ async function benchSend(sends: number): Promise<SendResult> {
     }
     if (!conversationId) throw new Error('the conversation was not stored');
     const serviceUrl = `${s.server.baseUrl}/api/v1/inbox/conversations/${conversationId}/messages`;
-    const platformUrl = `${s.sandbox.url}/graph.facebook.com/v24.0/${direct.pageId}/messages`;
+    const platformUrl = `${sandbox.url}/graph.facebook.com/v24.0/${direct.pageId}/messages`;
     const client = new Agent({ connections: 2, keepAliveTimeout: 30_000 });
     const time = async (url: string, headers: Record<string, string>, body: unknown, expect: number) => {
       const started = performance.now();
@@ -344,7 +343,7 @@ async function benchSend(sends: number): Promise<SendResult> {
       await client.close();
     }
     // The echoes of the last sends are processed before the CPU is read.
-    await s.sandbox.state.idle();
+    await sandbox.idle();
     await sleep(500);
     const cpuAfter = s.server.cpuSeconds();
     const sorted = [sortedOf(service), sortedOf(platform), sortedOf(overhead)] as const;
@@ -357,10 +356,11 @@ async function benchSend(sends: number): Promise<SendResult> {
       cpuPerSend: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / sends,
     };
   } catch (error) {
-    process.stderr.write(`messages send bench failed; the server's last output:\n${s.server.output().slice(-3000)}\n`);
+    if (s) process.stderr.write(`messages send bench failed; the server's last output:\n${s.server.output().slice(-3000)}\n`);
     throw error;
   } finally {
-    await s.stop();
+    await s?.stop();
+    await sandbox.close();
   }
 }
 
@@ -402,7 +402,7 @@ export function formatMessagesResult(result: MessagesResult, options: MessagesBe
   }
   const s = result.send;
   if (!s) return out;
-  out.push(`  [SQLite] send, ${s.pairs} pairs one at a time (serve in its own process, the sandbox in the bench's): through the service p50 ${f(s.service.p50)} / p99 ${f(s.service.p99)} ms; the same call straight to the sandbox p50 ${f(s.platform.p50)} / p99 ${f(s.platform.p99)} ms`);
+  out.push(`  [SQLite] send, ${s.pairs} pairs one at a time (serve, the sandbox and this client in three processes): through the service p50 ${f(s.service.p50)} / p99 ${f(s.service.p99)} ms; the same call straight to the sandbox p50 ${f(s.platform.p50)} / p99 ${f(s.platform.p99)} ms`);
   if (s.cpuPerSend !== null) out.push(`    server CPU ${Math.round(s.cpuPerSend)} µs per send (the send, and the processing of its echo and delivery webhooks)`);
   out.push(`    service overhead (service − direct, per pair): p50 ${f(s.overhead.p50)} ms, p99 ${f(s.overhead.p99)} ms (target p99 < ${TARGETS.sendOverheadP99Ms} ms: ${verdict(s.overhead.p99, TARGETS.sendOverheadP99Ms)})`);
   return out;

@@ -1,7 +1,7 @@
 // A service to measure against the platform sandbox: `socialapi serve` (API and worker) in a
-// process of its own on a fresh SQLite file, calling the sandbox that runs in the bench process
-// (PLATFORM_API_BASE). The bench process holds the load generator, the sandbox and the webhook
-// receiver; the server has the other core to itself, as an operator's would.
+// process of its own on a fresh SQLite file, calling the sandbox (PLATFORM_API_BASE) that runs
+// in the bench process (startSandboxedServer) or in one of its own (startService with
+// sandbox-process.ts). The bench process holds the load generator and the webhook receiver.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { SANDBOX_APPS } from '../src/platforms/context.ts';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/index.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
-export interface SandboxedServer {
-  sandbox: RunningSandbox;
+/** The service against a sandbox at `sandboxUrl`: its process, environment, first organization and a key. */
+export interface ServiceUnderTest {
   server: RunningServer;
   /** The server's environment (DATA_DIR, DATABASE_URL …), for commands against its store. */
   env: Record<string, string>;
@@ -19,7 +19,12 @@ export interface SandboxedServer {
   key: string;
   /** JSON request to the service's API with the key; the status and the parsed answer. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Stops the server and removes its data. */
   stop(): Promise<void>;
+}
+
+export interface SandboxedServer extends ServiceUnderTest {
+  sandbox: RunningSandbox;
 }
 
 export async function startSandboxedServer(label: string): Promise<SandboxedServer> {
@@ -27,6 +32,23 @@ export async function startSandboxedServer(label: string): Promise<SandboxedServ
   const meta = SANDBOX_APPS.meta;
   // The service's Meta app (sandbox mode's fixed one): the sandbox signs its webhooks with its secret.
   sandbox.state.configureApp({ platform: 'facebook', clientId: meta.clientId, clientSecret: meta.clientSecret });
+  try {
+    const service = await startService(label, sandbox.url);
+    return {
+      ...service,
+      sandbox,
+      async stop() {
+        await service.stop();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}
+
+export async function startService(label: string, sandboxUrl: string): Promise<ServiceUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), `socialapi-bench-${label}-`));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -36,7 +58,7 @@ export async function startSandboxedServer(label: string): Promise<SandboxedServ
     DATABASE_URL: `sqlite:${join(dataDir, 'socialapi.db')}`,
     REDIS_URL: '',
     SANDBOX: '1',
-    PLATFORM_API_BASE: sandbox.url,
+    PLATFORM_API_BASE: sandboxUrl,
   };
   let server: RunningServer | null = null;
   try {
@@ -45,7 +67,6 @@ export async function startSandboxedServer(label: string): Promise<SandboxedServ
     const baseUrl = server.baseUrl;
     const running = server;
     return {
-      sandbox,
       server,
       env,
       organizationId: server.organizationId,
@@ -61,14 +82,12 @@ export async function startSandboxedServer(label: string): Promise<SandboxedServ
       },
       async stop() {
         await running.stop();
-        await sandbox.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     if (server) process.stderr.write(`${label}: the server's last output:\n${server.output().slice(-3000)}\n`);
     await server?.stop();
-    await sandbox.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
