@@ -179,7 +179,7 @@ for (const dialect of DIALECTS) {
         const aboutIt = await db.selectFrom('platform_webhook_events').select(['status', 'note']).where('body', 'like', `%${outbound.platformMessageId}%`).orderBy('received_at').execute();
         assert.deepEqual(aboutIt.map((r) => r.status), platform === 'facebook' ? ['processed', 'processed'] : ['processed']);
         assert.ok(aboutIt.some((r) => r.note === 'echoes of messages sent through the service: nothing to record'), JSON.stringify(aboutIt));
-        if (platform === 'facebook') assert.ok(aboutIt.some((r) => r.note === 'receipts recorded on arrival: 1 inbox event'), JSON.stringify(aboutIt));
+        if (platform === 'facebook') assert.ok(aboutIt.some((r) => r.note === 'recorded on arrival: 1 inbox event'), JSON.stringify(aboutIt));
         assert.equal((await messagesOf(conversation.id)).find((m) => m.id === outbound.id)?.status, platform === 'facebook' ? 'delivered' : 'sent');
         assert.equal((await messagesOf(conversation.id)).length, 2);
 
@@ -348,7 +348,7 @@ for (const dialect of DIALECTS) {
       await waitFor(async () => ((await db.selectFrom('messages').select('id').where('account_id', '=', a.id).where('platform_message_id', '=', 'm_known_app').executeTakeFirst()) ? true : null), 10_000, 'the app echo recorded');
     });
 
-    test('a delivery receipt of a stored conversation is recorded on arrival, with no job queued; one from a new person goes through the job', async () => {
+    test('a delivery receipt and a message of a stored conversation are recorded on arrival, with no job queued; one from a new person goes through the job', async () => {
       const a = account('facebook');
       const { db } = t.runtime.deps.store;
       const now = t.clock.now();
@@ -368,6 +368,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await postMeta(t, known)).status, 200);
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(delivered().filter((d) => d.event === 'message.delivered' && d.data.platformMessageIds.includes('m_receipt_ours')).length, 1, 'one message.delivered');
+      // So is a message from that person: stored, with its event, by the time the webhook is answered.
+      const message = JSON.stringify({ object: 'page', entry: [{ id: a.platformUserId, time: now, messaging: [{ sender: { id: 'psid-receipt' }, recipient: { id: a.platformUserId }, timestamp: now + 2, message: { mid: 'm_receipt_again', text: 'Thanks!' } }] }] });
+      assert.equal((await postMeta(t, message)).status, 200);
+      const messageRow = await db.selectFrom('platform_webhook_events').select(['status', 'note']).where('body', '=', message).executeTakeFirstOrThrow();
+      assert.equal(messageRow.status, 'processed');
+      // One inbox event per organization connected to the Page (another test connected a second one).
+      assert.match(messageRow.note ?? '', /^recorded on arrival: \d inbox events?$/);
+      const again = await db.selectFrom('messages').select(['direction', 'text']).where('account_id', '=', a.id).where('platform_message_id', '=', 'm_receipt_again').executeTakeFirstOrThrow();
+      assert.equal(again.direction, 'inbound');
+      assert.equal(again.text, 'Thanks!');
+      await eventOf('message.received', (d) => d.data.platformMessageId === 'm_receipt_again');
       // A receipt from someone with no stored conversation goes the usual way.
       const unknown = receipt('psid-receipt-new', 'm_receipt_unknown');
       assert.equal((await postMeta(t, unknown)).status, 200);

@@ -42,23 +42,27 @@ export async function recordMessaging(trx: Kysely<Database>, deps: Pick<AppDeps,
   return emitted;
 }
 
+/** The kinds recorded on arrival from a person with a stored conversation (an echo not ours is the job's). */
+const ON_ARRIVAL: ReadonlySet<MessagingItem['kind']> = new Set(['message', 'postback', 'reaction', 'delivery', 'read']);
+
 /**
  * What the receiving route handles at once, with no job: a body holding only echoes of messages
  * the service sent and has stored (they add nothing, conversations/inbound.ts: the body is
- * recorded as processed), or only delivery and read receipts of conversations already stored
- * with no send in flight (they need no platform read, such as a new person's profile: the route
- * records them with the body). Either for every account of their Page or Instagram account.
- * Null for anything else, which goes the usual way: an echo not (yet) stored, or a receipt that
- * may concern a message whose send has not stored it yet, among them. A send to the person that
- * this node has in flight is waited for first (conversations/sends-in-flight.ts).
+ * recorded as processed), or only items from people whose conversation is stored, with no send
+ * to them in flight: messages, postbacks, reactions, delivery and read receipts. These need no
+ * platform read (a new person's profile is one), so the route records them with the body.
+ * Either for every account of their Page or Instagram account. Null for anything else, which
+ * goes the usual way: a new person, an echo not (yet) stored, or an item that may concern a
+ * message whose send has not stored it yet, among them. A send to the person that this node has
+ * in flight is waited for first (conversations/sends-in-flight.ts).
  */
-export async function handledOnArrival(store: Store, body: Json, now: number): Promise<{ echoes: true } | { receipts: PreparedMessaging } | null> {
+export async function handledOnArrival(store: Store, body: Json, now: number): Promise<{ echoes: true } | { records: PreparedMessaging } | null> {
   const entries = Array.isArray(body.entry) ? body.entry : [];
   if (entries.some((entry) => entry && typeof entry === 'object' && 'changes' in entry)) return null;
   const { items, ignored } = parseMetaMessaging(body);
   if (!items.length || ignored.length) return null;
   const echoes = items.every((item) => item.kind === 'echo' && item.mid !== null);
-  if (!echoes && !items.every((item) => item.kind === 'delivery' || item.kind === 'read')) return null;
+  if (!echoes && !items.every((item) => ON_ARRIVAL.has(item.kind))) return null;
   // Their subject is mostly a send this node is making: it ends first, with its answer.
   for (const item of items) await localSendEnded(store, { platform: item.platform, platformUserId: item.accountPlatformId, participantId: item.participantId });
   const accounts = await accountsOf(store.db, items);
@@ -71,9 +75,9 @@ export async function handledOnArrival(store: Store, body: Json, now: number): P
         continue;
       }
       const [conversation] = (await conversationExists.execute(store.db, account.id, item.participantId)).rows;
-      // A send in flight (another node's) has not stored its message yet: its receipt is left to the job, later.
+      // A send in flight (another node's) has not stored its message yet: what may concern it is left to the job, later.
       if (!conversation || (conversation.sending_until !== null && Number(conversation.sending_until) > now)) return null;
     }
   }
-  return echoes ? { echoes } : { receipts: { items, ignored, accounts, profiles: new Map() } };
+  return echoes ? { echoes } : { records: { items, ignored, accounts, profiles: new Map() } };
 }

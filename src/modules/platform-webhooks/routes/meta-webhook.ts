@@ -1,6 +1,6 @@
 // Meta's webhook callback (platforms.md §8.1–8.2): the GET verification handshake, and signed
-// POSTs stored raw and answered 200 at once; a job turns them into events (receipts of stored
-// conversations, and echoes of our own sends, are handled on arrival). Public routes: the
+// POSTs stored raw and answered 200 at once; a job turns them into events (what comes from people
+// with a stored conversation, and echoes of our own sends, are handled on arrival). Public routes: the
 // verify token and the app-secret signature authenticate them, not an API key. An unsigned or
 // wrongly signed POST is 401 and nothing is stored.
 import { createHash } from 'node:crypto';
@@ -41,7 +41,7 @@ const storeHandled = prepare((db, id: string, object: string | null, body: strin
     .onConflict((oc) => oc.column('id').doNothing()),
 );
 const ECHOES_NOTE = 'echoes of messages sent through the service: nothing to record';
-const RECEIPTS_NOTE = 'receipts recorded on arrival';
+const ARRIVAL_NOTE = 'recorded on arrival';
 
 export function metaWebhook(api: Api): void {
   api.get(
@@ -94,18 +94,18 @@ export function metaWebhook(api: Api): void {
           await storeHandled.execute(deps.store.db, id, object, text, ECHOES_NOTE, now);
           return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
         }
-        // Receipts of stored conversations are recorded with the body, in one transaction. A
-        // body stored before (a redelivery) records nothing twice: each receipt's inbox row is
-        // unique. Should recording fail, the body goes the usual way, to its job.
+        // What comes from people with a stored conversation is recorded with the body, in one
+        // transaction. A body stored before (a redelivery) records nothing twice: each item's
+        // inbox row is unique. Should recording fail, the body goes the usual way, to its job.
         if (arriving) {
           try {
             await deps.store.db.transaction().execute(async (trx) => {
-              const emitted = await recordMessaging(trx, deps, arriving.receipts, now, now);
-              await storeHandled.execute(trx, id, object, text, `${RECEIPTS_NOTE}: ${noteOf([], [], emitted) ?? 'nothing new'}`, now);
+              const emitted = await recordMessaging(trx, deps, arriving.records, now, now);
+              await storeHandled.execute(trx, id, object, text, `${ARRIVAL_NOTE}: ${noteOf([], [], emitted) ?? 'nothing new'}`, now);
             });
             return reply.code(200).type('text/plain').send('EVENT_RECEIVED');
           } catch (error) {
-            request.log.warn({ err: error }, 'recording receipts at once failed; their job will');
+            request.log.warn({ err: error }, 'recording messaging items at once failed; their job will');
           }
         }
         await deps.store.db.transaction().execute(async (trx) => {
