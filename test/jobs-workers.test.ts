@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { Type } from 'typebox';
 import type { Store } from '../src/db/database.ts';
 import { defineJob } from '../src/jobs/catalog.ts';
@@ -335,6 +336,39 @@ for (const dialect of DIALECTS) {
       }
       await tagged.close();
       await waitFor(async () => (await connections()) === 0, 3000, 'every connection of the stopped workers to close');
+    });
+
+    test("a job enqueued in a transaction wakes its own lane when it commits, and no other", { skip: dialect !== 'postgres' && 'the NOTIFY that names a lane is PostgreSQL only' }, async (t) => {
+      t.after(cleanUp);
+      const starts: number[] = [];
+      const kind = { ...holdingJob('test.laned', starts, []), lane: 'laned' };
+      // Every claim the worker makes, by the lane it looks in (a claim is an update of jobs
+      // naming its lane among its parameters).
+      const claims: string[] = [];
+      const query: (...args: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const first = args[0] as { text?: string; values?: unknown[] } | string;
+        const text = typeof first === 'string' ? first : (first.text ?? '');
+        const values = typeof first === 'string' ? (args[1] as unknown[] | undefined) : first.values;
+        if (/^update "jobs" set "status"/.test(text)) claims.push(String(values?.find((v) => v === 'laned' || v === 'default')));
+        return query.apply(this, args);
+      } as typeof pg.Client.prototype.query;
+      t.after(() => {
+        pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
+      });
+      // A poll interval far off: only a wake-up can start the job in time.
+      track(startWorker(store, [kind], { concurrency: 2, leaseMs: 60_000, pollIntervalMs: 60_000, shutdownTimeoutMs: 0 }));
+      await sleep(300);
+      claims.length = 0;
+      await store.db.transaction().execute(async (trx) => {
+        await enqueue(trx, store, Date.now(), kind, {});
+        await sleep(100);
+      });
+      await waitFor(() => starts.length === 1, 5000, 'the job to start');
+      await sleep(200);
+      // One look, in its lane, after the commit: a wake before it would have found nothing, and
+      // a wake-up naming no lane would have looked in every lane.
+      assert.deepEqual(claims, ['laned']);
     });
 
     test('with every slot busy the worker sleeps instead of polling the store in a loop', async (t) => {

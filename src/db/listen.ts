@@ -5,8 +5,8 @@ import type pg from 'pg';
 import type { Store } from './database.ts';
 
 export interface ChannelListener {
-  /** A NOTIFY on the channel arrived. */
-  onNotify(): void;
+  /** A NOTIFY on the channel arrived, with its payload (none from this process's own notices). */
+  onNotify(payload?: string): void;
   /** LISTEN is in place (again): anything committed while nobody listened was missed. */
   onListening?(): void;
   /** The connection was lost; a new one is on its way. */
@@ -54,7 +54,7 @@ export function listenChannel(store: Pick<Store, 'listenClient'>, channel: strin
     // Kept from here on, so that a close() while LISTEN is on its way still ends the
     // connection: a client left open would keep the process alive for ever.
     client = next;
-    next.on('notification', () => listener.onNotify());
+    next.on('notification', (message) => listener.onNotify(message.payload));
     next.on('error', (error) => lost(next, error));
     try {
       await next.query(`LISTEN ${channel}`);

@@ -50,19 +50,20 @@ const newJobRow = (qc: QueryCreator<Database>, [id, kind, payload, runAt, maxAtt
 const onDedupeKey = <Q extends ReturnType<typeof newJobRow>>(qb: Q) => qb.onConflict((oc) => oc.column('dedupe_key').where('status', '<>', sql.lit('failed')).doNothing());
 
 // PostgreSQL: the insert and its NOTIFY in one statement (one round trip, not two); the
-// notification goes out only if a row was inserted, and only when the transaction commits.
-const notifying = (db: Kysely<Database>, insert: (qc: QueryCreator<Database>) => ReturnType<typeof newJobRow>) =>
+// notification, naming the job's lane, goes out only if a row was inserted, and only when the
+// transaction commits.
+const notifying = (db: Kysely<Database>, insert: (qc: QueryCreator<Database>) => ReturnType<typeof newJobRow>, lane: string) =>
   db
     .with('queued', (qc) => insert(qc).returning('id'))
     .selectFrom('queued')
-    .select(['id', sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('notified')]);
+    .select(['id', sql<string>`pg_notify(${JOBS_CHANNEL}, ${lane})`.as('notified')]);
 
 // Compiled once (db/prepared.ts): every event queues a job, and building the insert cost more
 // than running it.
 const insertJob = prepare((db, ...job: NewJob) => newJobRow(db, job, null));
 const insertDedupedJob = prepare((db, dedupeKey: string, ...job: NewJob) => onDedupeKey(newJobRow(db, job, dedupeKey)));
-const insertJobNotifying = prepare((db, ...job: NewJob) => notifying(db, (qc) => newJobRow(qc, job, null)));
-const insertDedupedJobNotifying = prepare((db, dedupeKey: string, ...job: NewJob) => notifying(db, (qc) => onDedupeKey(newJobRow(qc, job, dedupeKey))));
+const insertJobNotifying = prepare((db, ...job: NewJob) => notifying(db, (qc) => newJobRow(qc, job, null), job[5]));
+const insertDedupedJobNotifying = prepare((db, dedupeKey: string, ...job: NewJob) => notifying(db, (qc) => onDedupeKey(newJobRow(qc, job, dedupeKey)), job[5]));
 
 /**
  * Adds a job. Pass the caller's transaction as `db`, so the job exists exactly when the change
@@ -83,7 +84,9 @@ export async function enqueue<K extends JobKind>(
   if (store.caps.listenNotify) {
     const { rows } = dedupeKey === undefined ? await insertJobNotifying.execute(db, ...job) : await insertDedupedJobNotifying.execute(db, dedupeKey, ...job);
     if (rows.length === 0) return null;
-    wakeLocalWorkers(definition.lane ?? 'default');
+    // Inside a transaction the job is not there for another connection's claim until it
+    // commits, when the NOTIFY wakes this process's workers too; a wake now would look in vain.
+    if (!db.isTransaction) wakeLocalWorkers(definition.lane ?? 'default');
     return id;
   }
   const result = dedupeKey === undefined ? await insertJob.execute(db, ...job) : await insertDedupedJob.execute(db, dedupeKey, ...job);

@@ -12,8 +12,9 @@ export type { Subscription };
 export const JOBS_CHANNEL = 'socialapi_jobs';
 
 // A job enqueued in this process names its lane, so that a worker here looks in that lane only
-// (a look costs a statement per lane). Other processes hear the store's notice, which names
-// no lane, and look in every one.
+// (a look costs a statement per lane). On PostgreSQL, enqueue()'s NOTIFY names it too (its
+// payload), heard by every process, this one included; other notices name none, and their
+// hearers look in every lane.
 const lanes = new EventEmitter();
 lanes.setMaxListeners(0);
 
@@ -29,11 +30,11 @@ export function subscribeLaneWakeups(onLane: (lane: string) => void): () => void
   return () => lanes.off('enqueued', onLane);
 }
 
-/** Calls `onWake` on every signal until closed. */
-export function subscribeWakeups(store: Pick<Store, 'notices'>, onWake: () => void, onError: (error: unknown) => void): Subscription {
+/** Calls `onWake` on every signal until closed, with the lane it names (undefined: any lane). */
+export function subscribeWakeups(store: Pick<Store, 'notices'>, onWake: (lane: string | undefined) => void, onError: (error: unknown) => void): Subscription {
   return store.notices.subscribe(JOBS_CHANNEL, {
-    onNotify: onWake,
-    onListening: onWake, // anything committed while we were not listening
+    onNotify: (payload) => onWake(payload || undefined),
+    onListening: () => onWake(undefined), // anything committed while we were not listening
     onLost: onError,
   });
 }

@@ -72,20 +72,20 @@ export class Worker {
     this.#laneSubscription = subscribeLaneWakeups((lane) => this.#heardLane(lane));
     this.#subscription = subscribeWakeups(
       this.#o.store,
-      () => this.#heardWakeup(),
+      (lane) => (lane === undefined ? this.#heardWakeup() : this.#heardLane(lane)),
       (error) => this.#o.log.warn({ err: error }, 'job wake-up listener failed; retrying'),
     );
     this.wake();
   }
 
-  /** A job was enqueued, here or in another process (its lane is not said): every lane looks. */
+  /** A job was enqueued, here or in another process, and its lane is not said: every lane looks. */
   #heardWakeup(): void {
     this.#heard++;
     for (const lane of this.#lanes) lane.dueAt = 0;
     this.wake();
   }
 
-  /** A job was enqueued in this process, in `name`: that lane looks. */
+  /** A job was enqueued in `name` (by this process, or by any on PostgreSQL): that lane looks. */
   #heardLane(name: string): void {
     const lane = this.#lanes.find((l) => l.name === name);
     if (!lane) return this.#heardWakeup();
