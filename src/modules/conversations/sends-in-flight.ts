@@ -30,7 +30,7 @@ function registryOf(store: Store): Map<string, Promise<void>> {
   return registry;
 }
 
-/** Runs the send, known as in flight for its conversation until it has settled. */
+/** Runs the send, known as in flight between its parties until it has settled. */
 export async function trackSend<T>(store: Store, parties: SendParties, send: () => Promise<T>): Promise<T> {
   const registry = registryOf(store);
   const key = keyOf(parties);
@@ -48,21 +48,20 @@ export async function trackSend<T>(store: Store, parties: SendParties, send: () 
   }
 }
 
-/** Waits for this node's send between the parties, if one is in flight; true when one was and it ended. */
-export async function localSendEnded(store: Store, parties: SendParties): Promise<boolean> {
+/** Waits for this node's send between the parties to end, if one is in flight (at most WAIT_MS). */
+export async function afterLocalSend(store: Store, parties: SendParties): Promise<void> {
   const settled = registries.get(store)?.get(keyOf(parties));
-  if (!settled) return false;
+  if (!settled) return;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), WAIT_MS);
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, WAIT_MS);
     timer.unref();
   });
   try {
-    const ended = await Promise.race([settled.then(() => true as const), late]);
+    await Promise.race([settled, late]);
     // The send's own answer is written in the microtasks that follow its end: the webhook's
     // work (synchronous on SQLite) goes after it instead of delaying it.
     await new Promise((resolve) => setImmediate(resolve));
-    return ended;
   } finally {
     clearTimeout(timer);
   }

@@ -10,7 +10,7 @@ import type { AccountRow, Database } from '../../db/schema.ts';
 import type { MessagingParticipant } from '../../platforms/types.ts';
 import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversations/inbound.ts';
 import { conversationExists, messageByPlatformId } from '../conversations/queries.ts';
-import { localSendEnded } from '../conversations/sends-in-flight.ts';
+import { afterLocalSend } from '../conversations/sends-in-flight.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
 import type { Json } from './meta-changes.ts';
 
@@ -63,8 +63,8 @@ export async function handledOnArrival(store: Store, body: Json, now: number): P
   if (!items.length || ignored.length) return null;
   const echoes = items.every((item) => item.kind === 'echo' && item.mid !== null);
   if (!echoes && !items.every((item) => ON_ARRIVAL.has(item.kind))) return null;
-  // Their subject is mostly a send this node is making: it ends first, with its answer.
-  for (const item of items) await localSendEnded(store, { platform: item.platform, platformUserId: item.accountPlatformId, participantId: item.participantId });
+  // Echoes and receipts are mostly about a send this node is making: it ends first, with its answer.
+  for (const item of items) await afterLocalSend(store, { platform: item.platform, platformUserId: item.accountPlatformId, participantId: item.participantId });
   const accounts = await accountsOf(store.db, items);
   for (const item of items) {
     const mine = accounts.filter((a) => a.platform === item.platform && a.platform_user_id === item.accountPlatformId);
