@@ -1,6 +1,7 @@
-// The group-commit helper behind batched dispatches and starts (db/batched.ts): a lone call
+// The group-commit helper behind batched dispatches, starts and job deletes (db/batched.ts): a lone call
 // goes at once, calls that arrive while a run is under way share the next run (at most `max`
-// each), and a failed run fails only the calls it carried. No store: the runs are recorded.
+// each), a failed run fails only the calls it carried, and idle() waits for what is under way.
+// No store: the runs are recorded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { batched } from '../src/db/batched.ts';
@@ -61,4 +62,20 @@ test('a failed run fails the calls it carried and no others', async () => {
   await tick();
   r.release();
   assert.equal(await third, 40);
+});
+
+test('idle() resolves at once with nothing under way, else once every waiting call has run', async () => {
+  const r = recorder(1);
+  await r.call.idle();
+  const calls = [r.call(1), r.call(2)];
+  let idle = false;
+  const waited = r.call.idle().then(() => (idle = true));
+  await tick();
+  r.release();
+  await calls[0];
+  await tick();
+  assert.equal(idle, false, 'the second call is still on its way');
+  r.release();
+  await waited;
+  assert.deepEqual(await Promise.all(calls), [10, 20]);
 });

@@ -1,11 +1,16 @@
 // Calls that arrive while a statement is on its way wait and go together in the next one, as a
 // group commit does: under load many rows share one round trip, and a lone call waits for
 // nothing. A failed statement fails every call it carried.
-export function batched<T, R>(run: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+export interface Batched<T, R> {
+  (item: T): Promise<R>;
+  /** Resolves once no statement is on its way and no call waits (at once when idle already). */
+  idle(): Promise<void>;
+}
+
+export function batched<T, R>(run: (items: T[]) => Promise<R[]>, max: number): Batched<T, R> {
   const waiting: Array<{ item: T; done: (result: R) => void; failed: (error: unknown) => void }> = [];
-  let running = false;
+  let draining: Promise<void> | null = null;
   const drain = async () => {
-    running = true;
     while (waiting.length > 0) {
       const batch = waiting.splice(0, max);
       try {
@@ -15,13 +20,15 @@ export function batched<T, R>(run: (items: T[]) => Promise<R[]>, max: number): (
         for (const call of batch) call.failed(error);
       }
     }
-    running = false;
+    // In the turn the loop ends: a call made after it starts the next drain.
+    draining = null;
   };
-  return (item) =>
+  const call = (item: T) =>
     new Promise<R>((done, failed) => {
       waiting.push({ item, done, failed });
-      if (!running) void drain();
+      draining ??= drain();
     });
+  return Object.assign(call, { idle: () => draining ?? Promise.resolve() });
 }
 
 /**

@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { batched, type Batched } from '../db/batched.ts';
 import type { Store } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -46,9 +47,12 @@ export class Worker {
   #again = false;
   /** No lease can have expired before this (from the last look at the leases); 0: look now. */
   #reapAt = 0;
-  /** Finished jobs waiting for their row to be deleted, and the deletes under way (null: none). */
-  readonly #finished: Array<{ jobId: string; done: () => void; failed: (error: unknown) => void }> = [];
-  #deleting: Promise<void> | null = null;
+  /**
+   * Deletes a finished job's row. Jobs that finish while a delete is under way wait and go
+   * together in the next one (db/batched.ts), so a busy worker spends one round trip on many
+   * completions and an idle one adds no delay. stop() waits for them.
+   */
+  readonly #complete: Batched<string, void>;
   #stopping = false;
   #stopped: Promise<void> | null = null;
 
@@ -66,6 +70,10 @@ export class Worker {
     this.#o = options;
     this.#lanes = this.#laneList();
     this.#leases = new LeaseKeeper({ db: options.store.db, workerId: this.id, clock: options.clock, leaseMs: options.leaseMs, log: options.log });
+    this.#complete = batched(async (jobIds: string[]) => {
+      await completeJobs(options.store.db, this.id, jobIds);
+      return jobIds.map(() => undefined);
+    }, COMPLETION_BATCH);
   }
 
   start(): void {
@@ -314,32 +322,6 @@ export class Worker {
   }
 
   /**
-   * Deletes a finished job's row. Jobs that finish while a delete is under way wait and go
-   * together in the next one (as a group commit does), so a busy worker spends one round trip
-   * on many completions and an idle one adds no delay. stop() waits for them.
-   */
-  #complete(jobId: string): Promise<void> {
-    return new Promise((done, failed) => {
-      this.#finished.push({ jobId, done, failed });
-      this.#deleting ??= this.#deleteFinished();
-    });
-  }
-
-  async #deleteFinished(): Promise<void> {
-    while (this.#finished.length > 0) {
-      const batch = this.#finished.splice(0, COMPLETION_BATCH);
-      try {
-        await completeJobs(this.#o.store.db, this.id, batch.map((f) => f.jobId));
-        for (const f of batch) f.done();
-      } catch (error) {
-        for (const f of batch) f.failed(error);
-      }
-    }
-    // In the turn the loop ends: a job finishing after it starts the next loop.
-    this.#deleting = null;
-  }
-
-  /**
    * Stops claiming, lets running jobs finish within the shutdown timeout, releases the rest.
    * Calling it again returns the same promise.
    */
@@ -365,7 +347,7 @@ export class Worker {
     clearTimeout(timer);
     if (outcome === 'timeout') for (const r of running) r.abort.abort(new Error('worker shutting down'));
     // Finished jobs' rows are deleted first: releasing them would have them run again.
-    await this.#deleting;
+    await this.#complete.idle();
     if (outcome === 'timeout') {
       const released = await releaseJobs(this.#o.store.db, this.id, this.#o.clock.now());
       this.#o.log.info({ released }, 'released unfinished jobs at shutdown');
