@@ -6,7 +6,6 @@
 // keep-alive agent: the WHATWG fetch on top of the same library cost about three times the CPU
 // per call (streams, Request and Response objects), as much as a message's whole SQLite work.
 import { Readable } from 'node:stream';
-import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { messageOf } from '../lib/errors.ts';
 import { PlatformError } from './errors.ts';
@@ -63,11 +62,6 @@ function encodeForm(form: NonNullable<PlatformRequest['form']>): string {
   return params.toString();
 }
 
-type Undici = typeof UndiciModule;
-let undici: Promise<Undici> | undefined;
-/** undici is loaded on the first platform call: a large module some commands never need. */
-const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
-
 class RawHeaders implements PlatformHeaders {
   readonly #raw: Record<string, string | string[] | undefined>;
   constructor(raw: Record<string, string | string[] | undefined>) {
@@ -84,7 +78,7 @@ class RawHeaders implements PlatformHeaders {
 
 export function createPlatformHttp(options: { base: string | null; userAgent: string; timeoutMs?: number }): PlatformHttp {
   let agent: Promise<Dispatcher> | undefined;
-  const dispatcher = () => (agent ??= loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000 })));
+  const dispatcher = () => (agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000 })));
   return {
     base: options.base,
     browserUrl: (realUrl) => platformUrl(options.base, realUrl),
@@ -102,7 +96,8 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
         body = request.body instanceof ReadableStream ? Readable.fromWeb(request.body) : request.body;
       }
       const url = platformUrl(options.base, withQuery(request.url, request.query));
-      const { request: send } = await loadUndici();
+      // undici is loaded on the first platform call (as lib/safe-fetch.ts does): a large module some commands never need.
+      const { request: send } = await import('undici');
       let status: number;
       let answerHeaders: RawHeaders;
       let text: string;
