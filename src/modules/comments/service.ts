@@ -8,9 +8,10 @@
 import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
-import { ApiError, apiError, errors } from '../../http/errors.ts';
+import { ApiError, errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { AccountCredentials, CommentPage, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
+import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
 import type { CommentView, MentionView } from './schemas.ts';
 
@@ -49,12 +50,6 @@ export async function findAccount(tenant: Tenant, accountId: string): Promise<Ac
   const row = await tenant.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
   if (!row) throw errors.notFound('Account');
   return row;
-}
-
-export function refuseUnapproved(caller: Caller, account: AccountRow, what: string): void {
-  if (caller.approvalRequired || account.approval_required === 1) {
-    throw apiError('approval_required', `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: ${what} is refused`);
-  }
 }
 
 export function presentComment(comment: PlatformComment, accountId: string, postId: string | null): CommentView {

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.ts';
 import { apiError, errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { Messaging } from '../../platforms/types.ts';
+import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
 
 export type ConversationDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms' | 'config'>;
@@ -30,9 +31,7 @@ export function requireMessagingPermission(deps: Pick<AppDeps, 'sealer'>, messag
 }
 
 export function refuseUnapprovedSend(caller: Caller, account: AccountRow): void {
-  if (caller.approvalRequired || account.approval_required === 1) {
-    throw apiError('approval_required', `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: sending direct messages is refused`);
-  }
+  refuseUnapproved(caller, account, 'sending direct messages');
 }
 
 export async function conversationAccount(tenant: Tenant, accountId: string): Promise<AccountRow> {

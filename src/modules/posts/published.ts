@@ -12,6 +12,7 @@ import type { Tenant } from '../../db/tenant.ts';
 import { apiError, errors } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AccountCredentials, Platforms } from '../../platforms/types.ts';
+import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
 import type { Caller } from '../keys/service.ts';
 import { findPost } from './repo.ts';
@@ -84,9 +85,7 @@ export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: 
   const targets = selectTargets(found.targets, ops, operation, accountId);
   const accounts = await tenant.selectFrom('accounts').selectAll().where('id', 'in', targets.map((t) => t.account_id)).execute();
   const byId = new Map<string, AccountRow>(accounts.map((a) => [a.id, a]));
-  if (caller.approvalRequired || accounts.some((a) => a.approval_required === 1)) {
-    throw apiError('approval_required', `Approval applies to this ${caller.approvalRequired ? 'API key or organization' : 'account'}: ${NAMES[operation.kind]} is refused`);
-  }
+  refuseUnapproved(caller, accounts, NAMES[operation.kind]);
   for (const target of targets) {
     const row = byId.get(target.account_id);
     if (!row) throw apiError('ACCOUNT_REMOVED', `The ${target.platform} account of this post was removed`);
