@@ -255,7 +255,7 @@ describe('facebook Page comments', () => {
   let adapter: PlatformAdapter<'facebook'>;
   let account: AccountCredentials;
   let postId: string;
-  const FB_SCOPES = ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_engagement'];
+  const FB_SCOPES = ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content'];
 
   before(async () => {
     adapter = facebookAdapter(ctx);

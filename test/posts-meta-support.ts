@@ -7,7 +7,7 @@ import { newId } from '../src/lib/ids.ts';
 import type { PostsApp } from './posts-support.ts';
 
 const FB_SCOPES = [
-  'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_engagement', 'pages_manage_metadata',
+  'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'pages_manage_metadata',
   'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
 ];
 const IG_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments'];
@@ -17,6 +17,8 @@ export interface MetaAccountOptions {
   login?: 'facebook' | 'instagram';
   approval?: boolean;
   status?: 'active' | 'needs_reconnect';
+  /** The permissions the token and the account row carry, instead of every one the features need. */
+  scopes?: string[];
 }
 
 export interface MetaAccount {
@@ -33,13 +35,14 @@ export async function addMetaAccount(t: PostsApp, organizationId: string, platfo
   const ig = instagram[0];
   if (!page || !ig) throw new Error('the sandbox made no Page');
   const login = platform === 'facebook' ? 'facebook' : (options.login ?? 'facebook');
+  const scopes = options.scopes ?? (login === 'instagram' ? IG_SCOPES : FB_SCOPES);
   const token = `${platform}-${login}-token-${newId('account').slice(4)}`;
   const common = { value: token, clientId: login === 'instagram' ? SANDBOX_APPS.instagram.clientId : SANDBOX_APPS.meta.clientId, declined: [], ttlSeconds: null, longLived: true };
   if (login === 'instagram') {
-    t.sandbox.issueToken({ ...common, platform: 'instagram', type: 'user', subjectId: ig.id, userId: ig.id, scopes: IG_SCOPES, pageIds: [] });
+    t.sandbox.issueToken({ ...common, platform: 'instagram', type: 'user', subjectId: ig.id, userId: ig.id, scopes, pageIds: [] });
   } else {
     // A Page token, as both facebook and instagram-with-Facebook-Login accounts keep.
-    t.sandbox.issueToken({ ...common, platform: 'facebook', type: 'page', subjectId: page.id, userId: user.id, scopes: FB_SCOPES, pageIds: [page.id] });
+    t.sandbox.issueToken({ ...common, platform: 'facebook', type: 'page', subjectId: page.id, userId: user.id, scopes, pageIds: [page.id] });
   }
   const { sealer, store, clock } = t.runtime.deps;
   const id = newId('account');
@@ -62,7 +65,7 @@ export async function addMetaAccount(t: PostsApp, organizationId: string, platfo
       access_token_enc: sealer.seal(token),
       refresh_token_enc: null,
       token_expires_at: null,
-      scopes: (login === 'instagram' ? IG_SCOPES : FB_SCOPES).join(' '),
+      scopes: scopes.join(','),
       metadata: JSON.stringify(metadata),
       connected_at: now,
       updated_at: now,

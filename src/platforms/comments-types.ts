@@ -43,6 +43,11 @@ export interface CommentPage {
   comments: PlatformComment[];
   /** The cursor of the next page; null on the last one. */
   after: string | null;
+  /**
+   * What the platform left out, without an error of its own, because the account did not grant
+   * a permission (facebook without pages_read_user_content lists the Page's own comments only).
+   */
+  withheld?: Array<{ permission: string; what: string }>;
 }
 
 /** Lists the comments of a live post, with the platform's paging. */

@@ -14,7 +14,7 @@ export const IG_APP = '9988776655';
 export const IG_SECRET = 'ig-pages-secret';
 const REDIRECT = 'https://app.example/callback';
 export const FB_SCOPES = [
-  'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_manage_metadata', 'pages_messaging', 'read_insights',
+  'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_read_user_content', 'pages_manage_engagement', 'pages_manage_metadata', 'pages_messaging', 'read_insights',
   'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages', 'instagram_manage_insights',
 ];
 export const IG_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages', 'instagram_business_manage_insights'];

@@ -44,6 +44,18 @@ describe('Facebook Login', () => {
     assert.equal(location.hash, '#_=_');
   });
 
+  test('a permission Facebook Login does not know is refused on the dialog: Invalid Scopes, no redirect, no code', async () => {
+    const pending = sb.state.authorizations.size;
+    const res = await fetch(dialog(`${SCOPES.join(',')},pages_read_user_engagement,pages_read_user_content`), { redirect: 'manual' });
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('location'), null);
+    const html = await res.text();
+    assert.match(html, /Invalid Scopes: pages_read_user_engagement\./);
+    assert.doesNotMatch(html, /pages_read_user_content\./, 'a real permission is not named');
+    assert.equal(sb.state.authorizations.size, pending, 'no consent is pending');
+    assert.equal((await fetch(dialog(`${SCOPES.join(',')},pages_read_user_content`), { redirect: 'manual' })).status, 200);
+  });
+
   test('Cancel redirects with the error parameters', async () => {
     const location = await consent(dialog(), { decision: 'deny' });
     assert.equal(location.searchParams.get('error'), 'access_denied');

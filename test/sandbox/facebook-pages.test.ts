@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setPageTasks } from '../../src/sandbox/meta/simulate.ts';
 import { samples } from './helpers.ts';
-import { control, facebookLogin, form, getJson, metaWorld, type MetaWorld } from './facebook-helpers.ts';
+import { control, FB_SCOPES, facebookLogin, form, getJson, metaWorld, type MetaWorld } from './facebook-helpers.ts';
 
 describe('Facebook Pages publishing', () => {
   let w: MetaWorld;
@@ -156,6 +156,25 @@ describe('Facebook Pages publishing', () => {
     assert.equal(top.data.length, 1);
     assert.deepEqual(await (await fetch(`${w.fb}/${String(reply.body.id)}?access_token=${w.pageToken}`, { method: 'DELETE' })).json(), { success: true });
     assert.deepEqual((await form(`${w.fb}/${post}/likes`, { access_token: w.pageToken })).body, { success: true });
+  });
+
+  test("comments without pages_read_user_content: people's comments are left out of every list, without an error; the Page's own stay", async () => {
+    const post = String((await feed({ message: 'Who can read this?' })).body.id);
+    const { id: theirs } = (await control(w, 'meta/comments', { objectId: post, message: 'Is it vegan?', from: { name: 'Dana W' } })) as { id: string };
+    const own = String((await form(`${w.fb}/${post}/comments`, { access_token: w.pageToken, message: 'Open every day' })).body.id);
+    const ownReply = String((await form(`${w.fb}/${theirs}/comments`, { access_token: w.pageToken, message: 'Yes' })).body.id);
+    const { id: theirReply } = (await control(w, 'meta/comments', { objectId: theirs, message: 'Thanks', from: { name: 'Dana W' } })) as { id: string };
+    const { pages } = await facebookLogin(w.sb, FB_SCOPES.filter((s) => s !== 'pages_read_user_content'));
+    const narrow = pages.find((p) => p.id === w.pageId)?.access_token ?? '';
+    type Listed = { data: Array<{ id: string; comments?: { data: Array<{ id: string }> } }>; summary: { total_count: number } };
+    const ids = (list: Listed) => list.data.map((c) => c.id);
+    const stream = (token: string) => getJson<Listed>(`${w.fb}/${post}/comments?filter=stream&summary=true&access_token=${token}`);
+    assert.deepEqual(ids(await stream(w.pageToken)), [theirs, own, ownReply, theirReply]);
+    const without = await stream(narrow);
+    assert.deepEqual([ids(without), without.summary.total_count], [[own, ownReply], 2]);
+    const top = await getJson<Listed>(`${w.fb}/${post}/comments?filter=toplevel&fields=id,comments{id}&access_token=${narrow}`);
+    assert.deepEqual(top.data.map((c) => [c.id, c.comments?.data.map((r) => r.id)]), [[own, []]]);
+    assert.deepEqual(ids(await getJson<Listed>(`${w.fb}/${theirs}/comments?access_token=${narrow}`)), [ownReply]);
   });
 
   test('rules: a user token is refused for writes (190), missing tasks 200, missing permission 200, injected rate limit 32', async () => {

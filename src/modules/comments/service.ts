@@ -151,6 +151,9 @@ export async function listPostComments(deps: CommentDeps, tenant: Tenant, postId
       const account = await findAccount(tenant, target.account_id);
       const page = await callPlatform(deps, account, (credentials) => reader.list(credentials, target.platform_post_id ?? '', { limit: 100, after: null }));
       comments.push(...page.comments.map((c) => presentComment(c, account.id, post.id)));
+      for (const { permission, what } of page.withheld ?? []) {
+        failures.push({ accountId: target.account_id, error: { message: `${permission} is not granted: ${what} are left out; grant it when connecting, then reconnect the account`, code: 'missing_permission' } });
+      }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       failures.push({ accountId: target.account_id, error: { message: error.message, ...(error.code ? { code: error.code } : {}) } });

@@ -11,6 +11,8 @@ import { graphCaller } from '../meta/publish-steps.ts';
 import type { AccountCredentials, CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, PlatformComment } from '../types.ts';
 
 const COMMENT_FIELDS = 'id,message,created_time,from,like_count,is_hidden';
+/** The permission without which people's comments are left out of every list. */
+const PEOPLES_COMMENTS = 'pages_read_user_content';
 /** Replies read with their parent; more than this under one comment are left to the Page's own tools. */
 const REPLIES_PER_COMMENT = 100;
 
@@ -48,7 +50,10 @@ export function facebookComments(http: PlatformHttp): { reader: CommentReader; w
           const top = toComment(account, postId, row, null);
           return [top, ...list(obj(row.comments).data).map((r) => toComment(account, postId, obj(r), top.id))];
         });
-        return { comments, after: nextCursor(body) };
+        // Meta answers without people's comments, and without an error, when the token lacks
+        // pages_read_user_content (platforms.md §3): the account's own are all there is.
+        const withheld = account.scopes.includes(PEOPLES_COMMENTS) ? [] : [{ permission: PEOPLES_COMMENTS, what: "people's comments" }];
+        return { comments, after: nextCursor(body), ...(withheld.length ? { withheld } : {}) };
       },
     },
     writer: {

@@ -18,7 +18,9 @@ import { marketingApi } from '../meta/marketing.ts';
 
 export const FACEBOOK_FEATURES: Record<string, string[]> = {
   publish: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement'],
-  comments: ['pages_manage_engagement', 'pages_read_user_engagement'],
+  // pages_read_user_content: without it Meta leaves people's comments out of the comments edge
+  // (the Page's own stay), with no error (platforms.md §3).
+  comments: ['pages_manage_engagement', 'pages_read_user_content'],
   messages: ['pages_messaging'],
   insights: ['read_insights'],
   webhooks: ['pages_manage_metadata'],

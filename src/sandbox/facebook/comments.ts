@@ -1,7 +1,9 @@
 // Page comments (platforms.md §3.2): `/{object-id}/comments` on posts and comments (list with
 // filter, order and summary; create as the Page), the comment node (edit own, hide/unhide,
 // delete), Page likes (once per Page, `user_likes`), replies as the `comments` field, and people commenting or reacting through the control API. Each change
-// sends the Page `feed` webhook (item comment / reaction, §8.3).
+// sends the Page `feed` webhook (item comment / reaction, §8.3). People's comments are read only
+// with pages_read_user_content.
+import type { TokenRecord } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { emitChange } from '../meta/events.ts';
@@ -14,8 +16,21 @@ import { personFor, type PersonInput } from '../messaging/persons.ts';
 import { isPublished, MESSAGE_LIMIT } from './posts.ts';
 import type { FbComment, FbPost } from './store.ts';
 
-export function commentGetters(state: SandboxState, comment: FbComment, nested = true): FieldGetters {
-  const replies = () => childrenOf(state, comment.postId, comment.id).sort((a, b) => a.createdAt - b.createdAt);
+export type CommentFilter = (comment: FbComment) => boolean;
+
+/**
+ * What a token may read of a Page's comments: everything with pages_read_user_content; without
+ * it Meta leaves people's comments out (the Page's own stay) and says nothing (platforms.md §3).
+ */
+export function readableBy(token: TokenRecord): CommentFilter {
+  const people = token.scopes.includes('pages_read_user_content');
+  return (comment) => people || comment.fromId === comment.pageId;
+}
+
+const everyComment: CommentFilter = () => true;
+
+export function commentGetters(state: SandboxState, comment: FbComment, nested = true, readable: CommentFilter = everyComment): FieldGetters {
+  const replies = () => childrenOf(state, comment.postId, comment.id).filter(readable).sort((a, b) => a.createdAt - b.createdAt);
   const fields = {
     id: () => comment.id,
     message: () => comment.message,
@@ -35,25 +50,25 @@ export function commentGetters(state: SandboxState, comment: FbComment, nested =
   if (!nested) return fields;
   // The `comments` edge as a field (`comments{…}`): the replies, oldest first, each with every
   // field but its own replies; the caller's sub-selection narrows them.
-  const comments = () => ({ data: replies().map((r) => Object.fromEntries(Object.entries(commentGetters(state, r, false)).flatMap(([k, get]) => (get() === undefined ? [] : [[k, get()]])))) });
+  const comments = () => ({ data: replies().map((r) => Object.fromEntries(Object.entries(commentGetters(state, r, false, readable)).flatMap(([k, get]) => (get() === undefined ? [] : [[k, get()]])))) });
   return { ...fields, comments };
 }
 
-export const commentRow = (state: SandboxState, comment: FbComment, input: GraphInput) =>
-  selectFields('Comment', commentGetters(state, comment), parseFields(str(input, 'fields')), ['created_time', 'from', 'message', 'id']);
+export const commentRow = (state: SandboxState, comment: FbComment, input: GraphInput, readable: CommentFilter = everyComment) =>
+  selectFields('Comment', commentGetters(state, comment, true, readable), parseFields(str(input, 'fields')), ['created_time', 'from', 'message', 'id']);
 
 function childrenOf(state: SandboxState, postId: string, parentId: string | null): FbComment[] {
   return [...state.meta.fbComments.values()].filter((c) => c.postId === postId && c.parentId === parentId);
 }
 
 /** GET /{post-or-comment}/comments?filter=toplevel|stream&order=chronological|reverse_chronological&summary=true. */
-export function listComments(ctx: RouteContext, input: GraphInput, postId: string, parentId: string | null) {
+export function listComments(ctx: RouteContext, input: GraphInput, postId: string, parentId: string | null, readable: CommentFilter) {
   const stream = str(input, 'filter') === 'stream';
   const order = str(input, 'order') === 'reverse_chronological' ? 'reverse_chronological' : 'chronological';
   let rows = stream && parentId === null ? [...ctx.state.meta.fbComments.values()].filter((c) => c.postId === postId) : childrenOf(ctx.state, postId, parentId);
-  rows = rows.sort((a, b) => a.createdAt - b.createdAt);
+  rows = rows.filter(readable).sort((a, b) => a.createdAt - b.createdAt);
   if (order === 'reverse_chronological') rows.reverse();
-  const page = pageOf(ctx, input, rows.map((c) => commentRow(ctx.state, c, input)));
+  const page = pageOf(ctx, input, rows.map((c) => commentRow(ctx.state, c, input, readable)));
   return str(input, 'summary') === 'true' || str(input, 'summary') === '1' ? { ...page, summary: { order, total_count: rows.length, can_comment: true } } : page;
 }
 

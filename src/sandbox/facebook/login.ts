@@ -9,6 +9,7 @@ import { isHttpUrl, redirectTo, sendErrorPage, type ConsentFlow } from '../oauth
 import { parseScopes } from '../oauth/scopes.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import { checkLive } from '../meta/auth.ts';
+import { unknownPermissions } from './permissions.ts';
 import { graphInput, str } from '../meta/params.ts';
 
 export const facebookConsent: ConsentFlow = {
@@ -32,6 +33,8 @@ export const facebookConsent: ConsentFlow = {
     }
     if (q.response_type && q.response_type !== 'code') return sendErrorPage(ctx, 'Unsupported response_type', 'The sandbox serves the code flow only.');
     const scopes = q.config_id ? ctx.state.settings.facebook.configScopes : parseScopes(q.scope);
+    const unknown = unknownPermissions(scopes);
+    if (unknown.length) return sendErrorPage(ctx, 'Invalid Scopes', `Invalid Scopes: ${unknown.join(', ')}. This message is only shown to developers of the app.`);
     return { platform: 'facebook', clientId: q.client_id, redirectUri, state: q.state ?? null, scopes, permanent: false, codeChallenge: null };
   },
   allowRedirect: (request, code) => redirectTo(request.redirectUri, { code: code.code, state: request.state }, '#_=_'),

@@ -10,7 +10,7 @@ import { defineNode } from '../meta/nodes.ts';
 import { bool, str, type GraphInput } from '../meta/params.ts';
 import { graphTime } from '../meta/store.ts';
 import { pageAccess, type PageAction } from './access.ts';
-import { commentEvent, commentRow, listComments, pageComments } from './comments.ts';
+import { commentEvent, commentRow, listComments, pageComments, readableBy, type CommentFilter } from './comments.ts';
 import { postInsights } from './insights.ts';
 import { feedEvent, isPublished, MESSAGE_LIMIT, postGetters } from './posts.ts';
 import type { FbComment, FbPhoto, FbPost, FbVideo } from './store.ts';
@@ -21,6 +21,13 @@ function pageOf(ctx: RouteContext, input: GraphInput, pageId: string, action: Pa
   if (!page) throw unsupportedRequest(ctx.method, ctx.path.slice(1));
   pageAccess(ctx, input, page, action);
   return page;
+}
+
+/** The token of a read, for what it may see of the Page's comments. */
+function commentReader(ctx: RouteContext, input: GraphInput, pageId: string): CommentFilter {
+  const page = ctx.state.people.pages.get(pageId);
+  if (!page) throw unsupportedRequest(ctx.method, ctx.path.slice(1));
+  return readableBy(pageAccess(ctx, input, page, 'read'));
 }
 
 const likes = {
@@ -68,7 +75,7 @@ export const postNode = defineNode<FbPost>({
   },
   edges: {
     comments: {
-      get: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'read'), listComments(ctx, input, node.id, null)),
+      get: ({ ctx, input, node }) => listComments(ctx, input, node.id, null, commentReader(ctx, input, node.pageId)),
       post: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'moderate'), pageComments(ctx, input, node, null)),
     },
     likes,
@@ -85,7 +92,7 @@ export const postNode = defineNode<FbPost>({
 export const commentNode = defineNode<FbComment>({
   type: 'Comment',
   find: (state, id) => state.meta.fbComments.get(id),
-  get: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'read'), commentRow(ctx.state, node, input)),
+  get: ({ ctx, input, node }) => commentRow(ctx.state, node, input, commentReader(ctx, input, node.pageId)),
   post({ ctx, input, node }) {
     pageOf(ctx, input, node.pageId, 'moderate');
     const hidden = bool(input, 'is_hidden');
@@ -112,7 +119,7 @@ export const commentNode = defineNode<FbComment>({
   },
   edges: {
     comments: {
-      get: ({ ctx, input, node }) => (pageOf(ctx, input, node.pageId, 'read'), listComments(ctx, input, node.postId, node.id)),
+      get: ({ ctx, input, node }) => listComments(ctx, input, node.postId, node.id, commentReader(ctx, input, node.pageId)),
       post({ ctx, input, node }) {
         pageOf(ctx, input, node.pageId, 'moderate');
         const post = ctx.state.meta.fbPosts.get(node.postId);

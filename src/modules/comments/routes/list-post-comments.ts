@@ -16,7 +16,7 @@ export function listPostComments(api: Api): void {
         response: {
           200: Type.Object({
             comments: Type.Array(Type.Ref('Comment')),
-            errors: Type.Array(Type.Object({ accountId: Type.String(), error: Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) }) }), { description: 'The targets whose comments could not be read.' }),
+            errors: Type.Array(Type.Object({ accountId: Type.String(), error: Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) }) }), { description: "The targets whose comments could not be read, or were read only in part: missing_permission names a permission the account did not grant, without which the platform leaves comments out (facebook: people's comments need pages_read_user_content)." }),
           }),
           ...errorResponses(400, 404),
         },
