@@ -102,7 +102,8 @@ for (const dialect of DIALECTS) {
       assert.ok(row.scopes.split(',').includes('ads_management'));
       const accounts = await api('GET', `/ads/accounts?accountId=${id}`);
       assert.equal(accounts.status, 200, JSON.stringify(accounts.body));
-      assert.deepEqual((accounts.body.adAccounts as Array<{ name: string }>).map((a) => a.name), ['Sandbox Bakery Ads']);
+      const adAccounts = accounts.body.adAccounts as Array<{ id: string; name: string }>;
+      assert.deepEqual(adAccounts.map((a) => a.name), ['Sandbox Bakery Ads']);
 
       // Declining ads at consent: health says which features it blocks.
       const declined = await walkConnect(t, key, 'facebook', { redirectUrl: CLIENT_REDIRECT }, { untick: [books, 'ads_management', 'ads_read'] });
@@ -113,7 +114,7 @@ for (const dialect of DIALECTS) {
         { permission: 'ads_management', features: ['ads'] },
         { permission: 'ads_read', features: ['ads'] },
       ]);
-      assert.deepEqual(refused(await api('POST', '/ads/campaigns', campaign(id))), [403, 'missing_permission']);
+      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { ...campaign(id), adAccountId: adAccounts[0]?.id })), [403, 'missing_permission']);
     });
   });
 }

@@ -2,8 +2,9 @@
 // accounts, a campaign → ad set → creative → ad built by hand, a boost of a post published
 // through the service, audiences with hashed members, insights, targeting search. For each, the
 // request that reached the sandbox (PAUSED, minor units of the ad account's currency, hashes
-// only) and the sandbox's state; confirm missing → 400 with no platform call; another
-// organization's ad objects are 404; bad input is a 400 naming the field.
+// only) and the sandbox's state; confirm missing → 400 with no platform call; approval (key,
+// organization or account) refuses every write with 403 before any platform call (issue 29);
+// another organization's ad objects are 404; bad input is a 400 naming the field.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +14,7 @@ import { quickMetaProcessing } from './posts-meta-support.ts';
 import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 import { createPost as sandboxPost } from '../src/sandbox/facebook/posts.ts';
 import { addAdAccount } from '../src/sandbox/ads/seed.ts';
+import { createKey } from '../src/modules/keys/service.ts';
 
 type Body = Record<string, unknown> & { error?: { message: string; code?: string } };
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -106,6 +108,7 @@ for (const dialect of DIALECTS) {
 
       const adSetBody = {
         accountId: fb.id,
+        adAccountId: fb.adAccountId,
         campaignId,
         name: 'Dublin bakers',
         targeting: { geo_locations: { countries: ['IE'] }, age_min: 21, flexible_spec: [{ interests: [{ id: '6003020834693', name: 'Baking' }] }] },
@@ -170,7 +173,7 @@ for (const dialect of DIALECTS) {
       // PATCH: a name is free; ACTIVE and budgets need confirm.
       seq = mark();
       assert.deepEqual(refused(await api('PATCH', `/ads/ads/${String(ad.id)}`, { status: 'ACTIVE' })), [400, 'confirm']);
-      assert.deepEqual(refused(await api('PATCH', `/ads/campaigns/${String(budgeted.id)}`, { budget: { amount: 30, type: 'daily' } })), [400, 'confirm']);
+      assert.deepEqual(refused(await api('PATCH', `/ads/campaigns/${String(budgeted.id)}`, { accountId: fb.id, budget: { amount: 30, type: 'daily' } })), [400, 'confirm']);
       assert.deepEqual(refused(await api('PATCH', `/ads/adsets/${adSetId}`, { dailyBudget: 30 })), [400, 'confirm']);
       assert.deepEqual(refused(await api('PATCH', `/ads/adsets/${adSetId}`, {})), [400, 'body']);
       assert.deepEqual(callsSince(seq), []);
@@ -178,7 +181,7 @@ for (const dialect of DIALECTS) {
       const activeAd = ok(await api('PATCH', `/ads/ads/${String(ad.id)}`, { status: 'ACTIVE', confirm: true })).ad as Record<string, unknown>;
       assert.deepEqual([activeAd.status, activeAd.effectiveStatus], ['ACTIVE', 'CAMPAIGN_PAUSED']);
       seq = mark();
-      const renamed = ok(await api('PATCH', `/ads/campaigns/${String(budgeted.id)}`, { name: 'Spring bread 2', budgets: { amount: 30.1, type: 'daily' }, confirm: true })).campaign as Record<string, unknown>;
+      const renamed = ok(await api('PATCH', `/ads/campaigns/${String(budgeted.id)}`, { accountId: fb.id, name: 'Spring bread 2', budgets: { amount: 30.1, type: 'daily' }, confirm: true })).campaign as Record<string, unknown>;
       assert.deepEqual([renamed.name, renamed.dailyBudget, renamed.status], ['Spring bread 2', 30.1, 'PAUSED']);
       assert.equal(form(callsSince(seq).find((e) => e.method === 'POST' && e.path.endsWith(`/${String(budgeted.id)}`))?.body).daily_budget, '3010');
       const adSetPatched = ok(await api('PATCH', `/ads/adsets/${adSetId}`, { status: 'PAUSED', dailyBudget: 25, confirm: true })).adSet as Record<string, unknown>;
@@ -220,13 +223,14 @@ for (const dialect of DIALECTS) {
     test('money in a currency without minor units (JPY): whole amounts sent as they are, decimals refused', async () => {
       const { organizationId, key: yenKey } = await t.tenant();
       const yen = await addAdsAccount(t, organizationId, { currency: 'JPY' });
-      // Its ad accounts were never listed: the only one is found on first use.
+      // Its ad accounts were never listed: the one named is read from the platform on first use.
       let seq = mark();
-      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { accountId: yen.id, name: 'Yen', goal: 'awareness', budget: { amount: 1500.5, type: 'daily' }, confirm: true }, yenKey)), [400, 'budget.amount']);
+      const yenCampaign = { accountId: yen.id, adAccountId: yen.adAccountId, name: 'Yen', goal: 'awareness' };
+      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { ...yenCampaign, budget: { amount: 1500.5, type: 'daily' }, confirm: true }, yenKey)), [400, 'budget.amount']);
       assert.equal(callsSince(seq).filter((e) => e.method === 'POST').length, 0);
-      assert.ok(callsSince(seq).some((e) => e.path.endsWith('/me/adaccounts')));
+      assert.ok(callsSince(seq).some((e) => e.method === 'GET' && e.path.endsWith(`/${yen.adAccountId}`)));
       seq = mark();
-      const campaign = ok(await api('POST', '/ads/campaigns', { accountId: yen.id, name: 'Yen', goal: 'awareness', budget: { amount: 1500, type: 'daily' }, confirm: true }, yenKey), 201).campaign as Record<string, unknown>;
+      const campaign = ok(await api('POST', '/ads/campaigns', { ...yenCampaign, budget: { amount: 1500, type: 'daily' }, confirm: true }, yenKey), 201).campaign as Record<string, unknown>;
       assert.deepEqual([campaign.dailyBudget, campaign.currency], [1500, 'JPY']);
       assert.equal(form(callsSince(seq).find((e) => e.method === 'POST')?.body).daily_budget, '1500');
     });
@@ -238,7 +242,7 @@ for (const dialect of DIALECTS) {
       assert.equal(post.status, 'published', JSON.stringify(post));
       const platformPostId = post.targets[0]?.platformPostId ?? '';
 
-      const boost = { accountId: fb.id, postId: post.id, budget: { amount: 5, type: 'daily' }, targeting: { geo_locations: { countries: ['IE'] } } };
+      const boost = { accountId: fb.id, adAccountId: fb.adAccountId, postId: post.id, budget: { amount: 5, type: 'daily' }, targeting: { geo_locations: { countries: ['IE'] } } };
       let seq = mark();
       assert.deepEqual(refused(await api('POST', '/ads/boost', boost)), [400, 'confirm']);
       assert.deepEqual(callsSince(seq), []);
@@ -260,7 +264,7 @@ for (const dialect of DIALECTS) {
       assert.equal((ok(await api('GET', `/ads/ads/${String(boosted.adId)}`)).ad as Record<string, unknown>).status, 'PAUSED');
 
       // By platformPostId too; an unpublished post id or both ids are refused before any call.
-      ok(await api('POST', '/ads/boost', { accountId: fb.id, platformPostId, budget: { amount: 50, type: 'lifetime' }, schedule: { endTime: '2030-01-01T00:00:00Z' }, confirm: true }), 201);
+      ok(await api('POST', '/ads/boost', { accountId: fb.id, adAccountId: fb.adAccountId, platformPostId, budget: { amount: 50, type: 'lifetime' }, schedule: { endTime: '2030-01-01T00:00:00Z' }, confirm: true }), 201);
       seq = mark();
       assert.deepEqual(refused(await api('POST', '/ads/boost', { ...boost, postId: 'post_nope', confirm: true })), [400, 'postId']);
       assert.deepEqual(refused(await api('POST', '/ads/boost', { ...boost, platformPostId, confirm: true })), [400, 'postId']);
@@ -325,14 +329,14 @@ for (const dialect of DIALECTS) {
     });
 
     test('insights: levels, breakdowns, time increments, deterministic numbers; bad queries named', async () => {
-      const campaign = ok(await api('POST', '/ads/campaigns', { accountId: fb.id, name: 'Insights', objective: 'OUTCOME_AWARENESS', confirm: true }), 201).campaign as Record<string, unknown>;
-      const adSet = ok(await api('POST', '/ads/adsets', { campaignId: campaign.id, name: 'All US', targeting: { geo_locations: { countries: ['US'] } }, dailyBudget: 40, confirm: true }), 201).adSet as Record<string, unknown>;
+      const campaign = ok(await api('POST', '/ads/campaigns', { accountId: fb.id, adAccountId: fb.adAccountId, name: 'Insights', objective: 'OUTCOME_AWARENESS', confirm: true }), 201).campaign as Record<string, unknown>;
+      const adSet = ok(await api('POST', '/ads/adsets', { accountId: fb.id, adAccountId: fb.adAccountId, campaignId: campaign.id, name: 'All US', targeting: { geo_locations: { countries: ['US'] } }, dailyBudget: 40, confirm: true }), 201).adSet as Record<string, unknown>;
       const page = t.sandbox.people.pages.get(fb.pageId);
       assert.ok(page);
       const live = sandboxPost(t.sandbox, page, { kind: 'status', message: 'Croissants' });
       const creative = ok(await api('POST', '/ads/creatives', { objectStoryId: live.id, confirm: true }), 201).creative as Record<string, unknown>;
       const ad = ok(await api('POST', '/ads/ads', { adSetId: adSet.id, creativeId: creative.id, name: 'Croissant ad', confirm: true }), 201).ad as Record<string, unknown>;
-      for (const [path, id] of [['campaigns', campaign.id], ['adsets', adSet.id], ['ads', ad.id]] as const) ok(await api('PATCH', `/ads/${path}/${String(id)}`, { status: 'ACTIVE', confirm: true }));
+      for (const [path, id] of [['campaigns', campaign.id], ['adsets', adSet.id], ['ads', ad.id]] as const) ok(await api('PATCH', `/ads/${path}/${String(id)}`, { accountId: fb.id, status: 'ACTIVE', confirm: true }));
       t.sandbox.clock.advance(3 * 86_400_000);
 
       const q = `objectId=${String(campaign.id)}&datePreset=last_7d&level=ad`;
@@ -401,34 +405,155 @@ for (const dialect of DIALECTS) {
       assert.equal((await api('DELETE', `/ads/audiences/${audience}`, undefined, other.key)).status, 404);
       assert.equal((await api('POST', `/ads/audiences/${audience}/users`, { emails: ['a@example.com'] }, other.key)).status, 404);
       assert.equal(t.sandbox.ads.audiences.get(audience)?.deleted, false);
-      assert.equal((await api('PATCH', `/ads/campaigns/${campaign}`, { status: 'PAUSED' }, other.key)).status, 404);
+      assert.equal((await api('PATCH', `/ads/campaigns/${campaign}`, { accountId: fb.id, status: 'PAUSED' }, other.key)).status, 404);
       assert.equal((await api('PATCH', `/ads/ads/${ad}`, { status: 'ACTIVE', confirm: true }, other.key)).status, 404);
       assert.equal((await api('GET', `/ads/adsets?parentId=${campaign}`, undefined, other.key)).status, 404);
       assert.equal((await api('GET', `/ads/insights?objectId=${campaign}`, undefined, other.key)).status, 404);
       assert.equal((await api('GET', `/ads/accounts?accountId=${fb.id}`, undefined, other.key)).status, 404);
       assert.deepEqual(refused(await api('POST', '/ads/ads', { adSetId: adSet, creativeId: creative, name: 'theft', confirm: true }, other.key)), [400, 'adSetId']);
-      assert.deepEqual(refused(await api('POST', '/ads/adsets', { campaignId: campaign, name: 'x', targeting: {}, dailyBudget: 5, confirm: true }, other.key)), [400, 'campaignId']);
+      assert.deepEqual(refused(await api('POST', '/ads/adsets', { accountId: fb.id, adAccountId: fb.adAccountId, campaignId: campaign, name: 'x', targeting: {}, dailyBudget: 5, confirm: true }, other.key)), [400, 'campaignId']);
       assert.deepEqual(refused(await api('GET', '/ads/creatives', undefined, other.key)), [400, 'adAccountId']);
-      // An ad account it has not read is not usable without an account of its own.
-      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { adAccountId: fb.adAccountId, name: 'x', goal: 'traffic', confirm: true }, other.key)), [400, 'adAccountId']);
+      // Its ad account is not usable through another organization's account.
+      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { accountId: fb.id, adAccountId: fb.adAccountId, name: 'x', goal: 'traffic', confirm: true }, other.key)), [404, 'Account not found']);
       assert.deepEqual(callsSince(seq), []);
     });
 
+    test('bodies as the contract gives them: campaigns, ad sets and boosts name the account and the ad account', async () => {
+      // The organization has exactly one ad account, so nothing could be ambiguous: still refused.
+      const { organizationId, key: soleKey } = await t.tenant();
+      const sole = await addAdsAccount(t, organizationId);
+      ok(await api('GET', `/ads/accounts?accountId=${sole.id}`, undefined, soleKey));
+      const live = sandboxPost(t.sandbox, t.sandbox.people.pages.get(sole.pageId) ?? assert.fail('no Page'), { kind: 'status', message: 'Scones' });
+      const named = { accountId: sole.id, adAccountId: sole.adAccountId };
+      const campaign = ok(await api('POST', '/ads/campaigns', { ...named, name: 'Sole', goal: 'traffic', confirm: true }, soleKey), 201).campaign as { id: string };
+      const adSet = { ...named, campaignId: campaign.id, name: 'Sole set', targeting: { geo_locations: { countries: ['IE'] } }, dailyBudget: 5, confirm: true };
+      const boost = { ...named, platformPostId: live.id, budget: { amount: 5, type: 'daily' }, confirm: true };
+      const seq = mark();
+      const without = (body: Record<string, unknown>, field: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== field));
+      for (const [path, body] of [['/ads/campaigns', { ...named, name: 'x', goal: 'traffic', confirm: true }], ['/ads/adsets', adSet], ['/ads/boost', boost]] as const) {
+        for (const field of ['accountId', 'adAccountId']) {
+          const res = await api('POST', path, without(body, field), soleKey);
+          assert.equal(res.status, 400, `${path} without ${field}`);
+          assert.equal(res.body.error?.message, `${field}: required`, `${path} without ${field}`);
+        }
+      }
+      const patch = await api('PATCH', `/ads/campaigns/${campaign.id}`, { name: 'renamed' }, soleKey);
+      assert.deepEqual([patch.status, patch.body.error?.message], [400, 'accountId: required']);
+      assert.deepEqual(callsSince(seq), []);
+      // Named, they work; an ad set's ad account must be its campaign's.
+      ok(await api('POST', '/ads/adsets', adSet, soleKey), 201);
+      assert.deepEqual(refused(await api('POST', '/ads/adsets', { ...adSet, adAccountId: fb.adAccountId }, soleKey)), [400, 'campaignId']);
+      ok(await api('PATCH', `/ads/campaigns/${campaign.id}`, { accountId: sole.id, name: 'renamed' }, soleKey));
+    });
+
+    test('approval (key, organization or account) refuses every ads write before any platform call; reads stay allowed', async () => {
+      const { store, clock } = t.runtime.deps;
+      /** An organization with its own facebook account and one of each ad object, built by a key without approval. */
+      const built = async () => {
+        const tenant = await t.tenant();
+        const account = await addAdsAccount(t, tenant.organizationId);
+        const as = (method: string, path: string, body?: unknown) => api(method, path, body, tenant.key);
+        const named = { accountId: account.id, adAccountId: account.adAccountId };
+        const live = sandboxPost(t.sandbox, t.sandbox.people.pages.get(account.pageId) ?? assert.fail('no Page'), { kind: 'status', message: 'Bagels' });
+        const campaign = (ok(await as('POST', '/ads/campaigns', { ...named, name: 'Built', goal: 'traffic', confirm: true }), 201).campaign as { id: string }).id;
+        const adSet = (ok(await as('POST', '/ads/adsets', { ...named, campaignId: campaign, name: 'Built set', targeting: { geo_locations: { countries: ['IE'] } }, dailyBudget: 5, confirm: true }), 201).adSet as { id: string }).id;
+        const creative = (ok(await as('POST', '/ads/creatives', { accountId: account.id, objectStoryId: live.id, confirm: true }), 201).creative as { id: string }).id;
+        const ad = (ok(await as('POST', '/ads/ads', { adSetId: adSet, creativeId: creative, name: 'Built ad', confirm: true }), 201).ad as { id: string }).id;
+        const audience = (ok(await as('POST', '/ads/audiences', { accountId: account.id, name: 'Built audience', confirm: true }), 201).audience as { id: string }).id;
+        ok(await as('POST', `/ads/audiences/${audience}/users`, { emails: ['one@example.com'] }));
+        return { ...tenant, account, named, live, campaign, adSet, creative, ad, audience };
+      };
+      type Built = Awaited<ReturnType<typeof built>>;
+      const writes = (b: Built): Array<[string, string, unknown]> => [
+        ['POST', '/ads/boost', { ...b.named, platformPostId: b.live.id, budget: { amount: 5, type: 'daily' }, confirm: true }],
+        ['POST', '/ads/campaigns', { ...b.named, name: 'More', goal: 'traffic', confirm: true }],
+        ['POST', '/ads/adsets', { ...b.named, campaignId: b.campaign, name: 'More', targeting: { geo_locations: { countries: ['IE'] } }, dailyBudget: 5, confirm: true }],
+        ['POST', '/ads/creatives', { accountId: b.account.id, objectStoryId: b.live.id, confirm: true }],
+        // No account named: the organization's only ad account, and so its account.
+        ['POST', '/ads/creatives', { objectStoryId: b.live.id, confirm: true }],
+        ['POST', '/ads/ads', { adSetId: b.adSet, creativeId: b.creative, name: 'More', confirm: true }],
+        ['POST', '/ads/audiences', { accountId: b.account.id, name: 'More', confirm: true }],
+        ['POST', '/ads/audiences', { name: 'More', confirm: true }],
+        ['POST', `/ads/audiences/${b.audience}/users`, { emails: ['two@example.com'] }],
+        ['PATCH', `/ads/campaigns/${b.campaign}`, { accountId: b.account.id, status: 'ACTIVE', confirm: true }],
+        ['PATCH', `/ads/campaigns/${b.campaign}`, { accountId: b.account.id, budgets: { amount: 50, type: 'daily' }, confirm: true }],
+        ['PATCH', `/ads/campaigns/${b.campaign}`, { accountId: b.account.id, name: 'Renamed' }],
+        ['PATCH', `/ads/adsets/${b.adSet}`, { status: 'ACTIVE', confirm: true }],
+        ['PATCH', `/ads/adsets/${b.adSet}`, { dailyBudget: 50, confirm: true }],
+        ['PATCH', `/ads/adsets/${b.adSet}`, { name: 'Renamed' }],
+        ['PATCH', `/ads/ads/${b.ad}`, { status: 'ACTIVE', confirm: true }],
+        ['PATCH', `/ads/ads/${b.ad}`, { name: 'Renamed' }],
+        ['DELETE', `/ads/audiences/${b.audience}`, undefined],
+      ];
+      const reads = (b: Built): string[] => [
+        `/ads/accounts?accountId=${b.account.id}`,
+        `/ads/campaigns?accountId=${b.account.id}&adAccountId=${b.account.adAccountId}`,
+        `/ads/campaigns/${b.campaign}`,
+        `/ads/adsets?parentId=${b.campaign}`,
+        `/ads/adsets/${b.adSet}`,
+        `/ads/ads/${b.ad}`,
+        '/ads/creatives',
+        `/ads/audiences/${b.audience}`,
+        `/ads/insights?objectId=${b.campaign}&datePreset=last_7d`,
+        `/ads/targeting/search?accountId=${b.account.id}&type=adinterest&q=yoga`,
+      ];
+      const check = async (b: Built, apiKey: string, who: RegExp) => {
+        const objects = () => JSON.stringify([t.sandbox.ads.campaigns.get(b.campaign), t.sandbox.ads.adsets.get(b.adSet), t.sandbox.ads.ads.get(b.ad), t.sandbox.ads.audiences.get(b.audience)], (_k, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)] : v));
+        const before = { objects: objects(), campaigns: t.sandbox.ads.campaigns.size, creatives: t.sandbox.ads.creatives.size, audiences: t.sandbox.ads.audiences.size };
+        const seq = mark();
+        for (const [method, path, body] of writes(b)) {
+          const res = await api(method, path, body, apiKey);
+          assert.deepEqual(refused(res), [403, 'approval_required'], `${method} ${path}: ${JSON.stringify(res.body)}`);
+          assert.match(res.body.error?.message ?? '', who);
+        }
+        assert.deepEqual(callsSince(seq), [], 'no platform call');
+        assert.deepEqual({ objects: objects(), campaigns: t.sandbox.ads.campaigns.size, creatives: t.sandbox.ads.creatives.size, audiences: t.sandbox.ads.audiences.size }, before);
+        for (const path of reads(b)) assert.equal((await api('GET', path, undefined, apiKey)).status, 200, path);
+      };
+
+      // A key with approval.
+      const byKey = await built();
+      const approvalKey = (await createKey(store.db, clock, byKey.organizationId, { approvalRequired: true })).key;
+      await check(byKey, approvalKey, /^Approval applies to this API key or organization: /);
+      // The organization's approval (a new key: keys are remembered with their organization's setting).
+      const byOrg = await built();
+      await store.db.updateTable('organizations').set({ approval_required: 1 }).where('id', '=', byOrg.organizationId).execute();
+      await check(byOrg, (await createKey(store.db, clock, byOrg.organizationId, {})).key, /^Approval applies to this API key or organization: /);
+      // The account's approval, with the organization's ordinary key.
+      const byAccount = await built();
+      await store.db.updateTable('accounts').set({ approval_required: 1 }).where('id', '=', byAccount.account.id).execute();
+      await check(byAccount, byAccount.key, /^Approval applies to this account: /);
+      const boost = await api('POST', '/ads/boost', writes(byAccount)[0]?.[2], byAccount.key);
+      assert.equal(boost.body.error?.message, 'Approval applies to this account: boosting a post is refused');
+
+      // An account whose ad accounts were never read: refused before the platform is asked which it has.
+      const fresh = await t.tenant();
+      const unread = await addAdsAccount(t, fresh.organizationId);
+      const freshKey = (await createKey(store.db, clock, fresh.organizationId, { approvalRequired: true })).key;
+      const seq = mark();
+      assert.deepEqual(refused(await api('POST', '/ads/audiences', { accountId: unread.id, name: 'x', confirm: true }, freshKey)), [403, 'approval_required']);
+      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { accountId: unread.id, adAccountId: unread.adAccountId, name: 'x', goal: 'traffic', confirm: true }, freshKey)), [403, 'approval_required']);
+      assert.deepEqual(callsSince(seq), []);
+      // What a refusal is not: a missing confirm is still the 400 it was.
+      assert.deepEqual(refused(await api('POST', '/ads/campaigns', { accountId: unread.id, adAccountId: unread.adAccountId, name: 'x', goal: 'traffic' }, freshKey)), [400, 'confirm']);
+    });
+
     test('bad input is a 400 naming the field', async () => {
+      const named = { accountId: fb.id, adAccountId: fb.adAccountId };
       const seq = mark();
       const cases: Array<[string, string, unknown, string]> = [
-        ['POST', '/ads/campaigns', { accountId: fb.id, name: 'x', confirm: true }, 'objective'],
-        ['POST', '/ads/campaigns', { accountId: fb.id, name: 'x', goal: 'fame', confirm: true }, 'goal'],
-        ['POST', '/ads/campaigns', { accountId: fb.id, name: 'x', goal: 'traffic', objective: 'OUTCOME_SALES', confirm: true }, 'goal'],
-        ['POST', '/ads/campaigns', { accountId: fb.id, name: 'x', goal: 'traffic', budget: { amount: 1.234, type: 'daily' }, confirm: true }, 'budget.amount'],
-        ['POST', '/ads/campaigns', { accountId: fb.id, name: 'x', goal: 'traffic', budget: { amount: 5, type: 'weekly' }, confirm: true }, 'budget.type'],
-        ['POST', '/ads/adsets', { campaignId: '../me', name: 'x', targeting: {}, dailyBudget: 5, confirm: true }, 'campaignId'],
-        ['POST', '/ads/adsets', { campaignId: '123', name: 'x', targeting: {}, confirm: true }, 'dailyBudget'],
+        ['POST', '/ads/campaigns', { ...named, name: 'x', confirm: true }, 'objective'],
+        ['POST', '/ads/campaigns', { ...named, name: 'x', goal: 'fame', confirm: true }, 'goal'],
+        ['POST', '/ads/campaigns', { ...named, name: 'x', goal: 'traffic', objective: 'OUTCOME_SALES', confirm: true }, 'goal'],
+        ['POST', '/ads/campaigns', { ...named, name: 'x', goal: 'traffic', budget: { amount: 1.234, type: 'daily' }, confirm: true }, 'budget.amount'],
+        ['POST', '/ads/campaigns', { ...named, name: 'x', goal: 'traffic', budget: { amount: 5, type: 'weekly' }, confirm: true }, 'budget.type'],
+        ['POST', '/ads/adsets', { ...named, campaignId: '../me', name: 'x', targeting: {}, dailyBudget: 5, confirm: true }, 'campaignId'],
+        ['POST', '/ads/adsets', { ...named, campaignId: '123', name: 'x', targeting: {}, confirm: true }, 'dailyBudget'],
         ['POST', '/ads/ads', { adSetId: '1', name: 'x', confirm: true }, 'creativeId'],
         ['GET', '/ads/campaigns?statuses=RUNNING', undefined, 'statuses'],
         ['GET', '/ads/campaigns/act_1', undefined, 'Campaign not found'],
         ['GET', '/ads/campaigns/123456', undefined, 'Campaign not found'],
-        ['PATCH', '/ads/campaigns/123456', { status: 'DELETED' }, 'status'],
+        ['PATCH', '/ads/campaigns/123456', { accountId: fb.id, status: 'DELETED' }, 'status'],
         ['POST', '/ads/audiences/123/users', { emails: 'a@b.c' }, 'emails'],
         ['POST', '/ads/creatives', { accountId: fb.id, link: 'javascript:alert(1)', message: 'm', imageUrl: 'https://x.example/a.jpg', confirm: true }, 'link'],
       ];

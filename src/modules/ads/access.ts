@@ -1,15 +1,18 @@
 // How an ads request reaches the Marketing API (DESIGN "Ads"): through a connected facebook
 // account of the organization, with the Facebook user token it was connected with. Checked
 // before any platform call, in order: the account (404), its platform (400 not_supported),
-// its state (409 reconnect_required), the user token (403 missing_permission when the account
-// was connected before ads existed). Platform failures answer by the Marketing error table: an
+// for a write, approval (403 approval_required: the key, the organization or the account; an
+// Admit given where the account becomes known), its state (409 reconnect_required), the user
+// token (403 missing_permission when the account was connected before ads existed). Platform failures answer by the Marketing error table: an
 // `auth` failure marks the account needs_reconnect, a rate limit carries Retry-After.
 import type { AccountRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
 import { apiError, errors } from '../../http/errors.ts';
+import type { Caller } from '../../http/caller.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
 import type { AdsCapability, AdsCredentials } from '../../platforms/types.ts';
+import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { reconnectRequired } from '../accounts/platform-call.ts';
 import { markNeedsReconnect } from '../accounts/disconnect.ts';
 import { adAccountRecords, findRecord, recordObjects, type AdRecord } from './records.ts';
@@ -21,6 +24,18 @@ export interface AdScope {
   account: AccountRow;
   adAccountId: string;
 }
+
+/** What a call checks on the account it acts through, as soon as it is known and before any platform call. */
+export type Admit = (account: AccountRow) => void;
+
+/** Reads: any account of the organization. */
+export const anyAccount: Admit = () => undefined;
+
+/**
+ * Writes (creating, changing, spending, deleting): refused with 403 approval_required when
+ * approval applies to the caller or the account; `what` names the operation in the refusal.
+ */
+export const approvedFor = (caller: Caller, what: string): Admit => (account) => refuseUnapproved(caller, account, what);
 
 export function requireConfirm(confirm: boolean | undefined, what: string): void {
   if (confirm !== true) throw errors.invalid('confirm', `must be true to ${what}; nothing was sent to the platform`);
@@ -56,28 +71,38 @@ export async function adsCall<T>(deps: AdsDeps, account: AccountRow, call: (ads:
   }
 }
 
-/** The account of a record, or the one the caller names (which must be the organization's facebook account). */
-export async function accountOf(tenant: Tenant, record: AdRecord, accountId: string | undefined): Promise<AccountRow> {
-  return findAccount(tenant, accountId ?? record.account_id);
+/** The account of a record, or the one the caller names (which must be the organization's facebook account), admitted. */
+export async function accountOf(tenant: Tenant, record: AdRecord, accountId: string | undefined, admit: Admit = anyAccount): Promise<AccountRow> {
+  const account = await findAccount(tenant, accountId ?? record.account_id);
+  admit(account);
+  return account;
 }
 
 /**
  * The ad account a call acts on. Named: a recorded one (through its account, or the one given),
  * or, with accountId, one the platform lets that account read (then recorded). Not named: the
  * organization's only ad account (of accountId when given, read from the platform if that
- * account's were never listed); else 400 naming adAccountId.
+ * account's were never listed); else 400 naming adAccountId. The account acted through is
+ * admitted before any platform call.
  */
 export async function adAccountScope(
   deps: AdsDeps,
   tenant: Tenant,
   input: { accountId?: string | undefined; adAccountId?: string | undefined },
-  field = 'adAccountId',
+  options: { field?: string; admit?: Admit } = {},
 ): Promise<AdScope> {
+  const { field = 'adAccountId', admit = anyAccount } = options;
   const given = input.accountId !== undefined ? await findAccount(tenant, input.accountId) : null;
+  if (given) admit(given);
+  const recorded = async (accountId: string) => {
+    const account = await findAccount(tenant, accountId);
+    admit(account);
+    return account;
+  };
   if (input.adAccountId !== undefined) {
     const adAccountId = input.adAccountId.startsWith('act_') ? input.adAccountId : `act_${input.adAccountId}`;
     const record = await findRecord(tenant, adAccountId, ['ad_account']);
-    if (record) return { account: given ?? (await findAccount(tenant, record.account_id)), adAccountId };
+    if (record) return { account: given ?? (await recorded(record.account_id)), adAccountId };
     if (!given) throw errors.invalid(field, 'no such ad account (list them with GET /ads/accounts?accountId=…)');
     await adsCall(deps, given, (ads, credentials) => ads.adAccount(credentials, adAccountId));
     await recordObjects(tenant, deps.clock.now(), [{ platformId: adAccountId, kind: 'ad_account', accountId: given.id, adAccountId }]);
@@ -92,7 +117,7 @@ export async function adAccountScope(
   }
   const only = records.length === 1 ? records[0] : undefined;
   if (!only) throw errors.invalid('adAccountId', records.length ? 'required: the organization has several ad accounts' : 'required (list ad accounts with GET /ads/accounts?accountId=…)');
-  return { account: given ?? (await findAccount(tenant, only.account_id)), adAccountId: only.platform_id };
+  return { account: given ?? (await recorded(only.account_id)), adAccountId: only.platform_id };
 }
 
 /** The currency of an ad account, read from the platform (money is converted with it). */

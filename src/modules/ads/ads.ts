@@ -1,9 +1,10 @@
 // Ads (contract "Ads"; platforms.md §9.4): an ad joins a recorded ad set and a recorded creative
 // of the same ad account; created PAUSED. Listed by ad set (parentId) or by ad account.
 import type { Tenant } from '../../db/tenant.ts';
+import type { Caller } from '../../http/caller.ts';
 import { errors } from '../../http/errors.ts';
 import type { AdObjectChange } from '../../platforms/types.ts';
-import { accountOf, adAccountScope, adsCall, requireConfirm, type AdsDeps } from './access.ts';
+import { accountOf, adAccountScope, adsCall, approvedFor, requireConfirm, type AdsDeps } from './access.ts';
 import { checkChange, type AdStatus } from './campaigns.ts';
 import { listRequest, wrapCursor, type ListQuery } from './paging.ts';
 import { presentAd } from './present.ts';
@@ -27,12 +28,12 @@ export interface NewAd {
   confirm?: boolean | undefined;
 }
 
-export async function createAd(deps: AdsDeps, tenant: Tenant, body: NewAd): Promise<AdView> {
+export async function createAd(deps: AdsDeps, tenant: Tenant, caller: Caller, body: NewAd): Promise<AdView> {
   requireConfirm(body.confirm, 'create an ad');
   const adSet = await bodyRecord(tenant, body.adSetId, 'adset', 'adSetId');
   const creative = await bodyRecord(tenant, body.creativeId, 'creative', 'creativeId');
   if (creative.ad_account_id !== adSet.ad_account_id) throw errors.invalid('creativeId', "not of the ad set's ad account");
-  const account = await accountOf(tenant, adSet, body.accountId);
+  const account = await accountOf(tenant, adSet, body.accountId, approvedFor(caller, 'creating an ad'));
   const created = await adsCall(deps, account, (ads, credentials) =>
     ads.createAd(credentials, adSet.ad_account_id, { adSetId: adSet.platform_id, creativeId: creative.platform_id, name: body.name }),
   );
@@ -53,11 +54,11 @@ export interface AdPatch {
   confirm?: boolean | undefined;
 }
 
-export async function updateAd(deps: AdsDeps, tenant: Tenant, id: string, body: AdPatch): Promise<AdView> {
+export async function updateAd(deps: AdsDeps, tenant: Tenant, caller: Caller, id: string, body: AdPatch): Promise<AdView> {
   const record = await pathRecord(tenant, id, 'ad');
   const change: AdObjectChange = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.status !== undefined ? { status: body.status } : {}) };
   checkChange(change, false, body.confirm);
-  const account = await accountOf(tenant, record, body.accountId);
+  const account = await accountOf(tenant, record, body.accountId, approvedFor(caller, 'changing an ad'));
   await adsCall(deps, account, (ads, credentials) => ads.update(credentials, id, change));
   return presentAd(await adsCall(deps, account, (ads, credentials) => ads.ad(credentials, id)), account.id);
 }

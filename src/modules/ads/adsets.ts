@@ -1,10 +1,12 @@
 // Ad sets (contract "Ads"; platforms.md §9.2): created PAUSED under a recorded campaign with
 // Meta's targeting spec and a daily or lifetime budget (decimals, sent in minor units); the
-// optimization goal defaults from the campaign's objective, billed on impressions.
+// optimization goal defaults from the campaign's objective, billed on impressions. Creating
+// names the facebook account and the ad account, as the contract has it.
 import type { Tenant } from '../../db/tenant.ts';
+import type { Caller } from '../../http/caller.ts';
 import { errors } from '../../http/errors.ts';
 import type { AdObjectChange } from '../../platforms/types.ts';
-import { accountOf, adAccountScope, adsCall, currencyOf, requireConfirm, type AdsDeps } from './access.ts';
+import { accountOf, adAccountScope, adsCall, approvedFor, currencyOf, requireConfirm, type AdsDeps } from './access.ts';
 import { checkChange, type AdStatus } from './campaigns.ts';
 import { checkAmount, toMinor } from './money.ts';
 import { listRequest, wrapCursor, type ListQuery } from './paging.ts';
@@ -46,8 +48,8 @@ export async function listAdSets(deps: AdsDeps, tenant: Tenant, query: ListQuery
 }
 
 export interface NewAdSet {
-  accountId?: string | undefined;
-  adAccountId?: string | undefined;
+  accountId: string;
+  adAccountId: string;
   campaignId: string;
   name: string;
   targeting: Record<string, unknown>;
@@ -60,7 +62,7 @@ export interface NewAdSet {
   confirm?: boolean | undefined;
 }
 
-export async function createAdSet(deps: AdsDeps, tenant: Tenant, body: NewAdSet): Promise<AdSetView> {
+export async function createAdSet(deps: AdsDeps, tenant: Tenant, caller: Caller, body: NewAdSet): Promise<AdSetView> {
   requireConfirm(body.confirm, 'create an ad set');
   checkAmount(body.dailyBudget, 'dailyBudget');
   checkAmount(body.lifetimeBudget, 'lifetimeBudget');
@@ -70,10 +72,10 @@ export async function createAdSet(deps: AdsDeps, tenant: Tenant, body: NewAdSet)
   const endTime = timeMs(body.endTime, 'endTime');
   if (body.lifetimeBudget !== undefined && endTime === null) throw errors.invalid('endTime', 'required with a lifetimeBudget');
   const campaign = await bodyRecord(tenant, body.campaignId, 'campaign', 'campaignId');
-  if (body.adAccountId !== undefined && campaign.ad_account_id !== (body.adAccountId.startsWith('act_') ? body.adAccountId : `act_${body.adAccountId}`)) {
+  if (campaign.ad_account_id !== (body.adAccountId.startsWith('act_') ? body.adAccountId : `act_${body.adAccountId}`)) {
     throw errors.invalid('campaignId', 'belongs to another ad account');
   }
-  const scope = { account: await accountOf(tenant, campaign, body.accountId), adAccountId: campaign.ad_account_id };
+  const scope = { account: await accountOf(tenant, campaign, body.accountId, approvedFor(caller, 'creating an ad set')), adAccountId: campaign.ad_account_id };
   const currency = await currencyOf(deps, scope);
   const goal = body.optimizationGoal ?? DEFAULT_GOAL[(await adsCall(deps, scope.account, (ads, credentials) => ads.campaign(credentials, campaign.platform_id))).objective ?? ''] ?? 'REACH';
   const created = await adsCall(deps, scope.account, (ads, credentials) =>
@@ -114,7 +116,7 @@ export interface AdSetPatch {
   confirm?: boolean | undefined;
 }
 
-export async function updateAdSet(deps: AdsDeps, tenant: Tenant, id: string, body: AdSetPatch): Promise<AdSetView> {
+export async function updateAdSet(deps: AdsDeps, tenant: Tenant, caller: Caller, id: string, body: AdSetPatch): Promise<AdSetView> {
   const record = await pathRecord(tenant, id, 'adset');
   const endTime = timeMs(body.endTime, 'endTime');
   const moneyChanged = body.dailyBudget !== undefined || body.lifetimeBudget !== undefined;
@@ -122,7 +124,7 @@ export async function updateAdSet(deps: AdsDeps, tenant: Tenant, id: string, bod
   checkAmount(body.dailyBudget, 'dailyBudget');
   checkAmount(body.lifetimeBudget, 'lifetimeBudget');
   if (body.dailyBudget !== undefined && body.lifetimeBudget !== undefined) throw errors.invalid('lifetimeBudget', 'give dailyBudget or lifetimeBudget, not both');
-  const account = await accountOf(tenant, record, body.accountId);
+  const account = await accountOf(tenant, record, body.accountId, approvedFor(caller, 'changing an ad set'));
   const currency = await currencyOf(deps, { account, adAccountId: record.ad_account_id });
   const change: AdObjectChange = {
     ...(body.name !== undefined ? { name: body.name } : {}),

@@ -4,10 +4,11 @@
 // created PAUSED and recorded as they are made. If a step after the campaign fails, the campaign
 // is deleted again (best effort: deleting a campaign deletes what is under it), so a failed boost
 // leaves nothing half-built behind but the creative, which spends nothing; the step's error is
-// the answer.
+// the answer. The facebook account and the ad account are named, as the contract has them.
 import type { Tenant } from '../../db/tenant.ts';
+import type { Caller } from '../../http/caller.ts';
 import { errors } from '../../http/errors.ts';
-import { adAccountScope, adsCall, currencyOf, findAccount, requireConfirm, type AdsDeps } from './access.ts';
+import { adAccountScope, adsCall, approvedFor, currencyOf, findAccount, requireConfirm, type AdsDeps } from './access.ts';
 import { withAudienceChoice } from './adsets.ts';
 import type { Budget } from './campaigns.ts';
 import { storyIdOf } from './creatives.ts';
@@ -16,7 +17,7 @@ import { recordObjects } from './records.ts';
 
 export interface BoostRequest {
   accountId: string;
-  adAccountId?: string | undefined;
+  adAccountId: string;
   postId?: string | undefined;
   platformPostId?: string | undefined;
   budget: Budget;
@@ -53,15 +54,16 @@ async function storyOf(tenant: Tenant, pageId: string, accountId: string, body: 
   return storyIdOf(pageId, target.platform_post_id);
 }
 
-export async function boostPost(deps: AdsDeps, tenant: Tenant, body: BoostRequest) {
+export async function boostPost(deps: AdsDeps, tenant: Tenant, caller: Caller, body: BoostRequest) {
   requireConfirm(body.confirm, 'boost a post');
   checkAmount(body.budget.amount, 'budget.amount');
   const startTime = timeOf(body.schedule?.startTime, 'schedule.startTime');
   const endTime = timeOf(body.schedule?.endTime, 'schedule.endTime');
   if (body.budget.type === 'lifetime' && endTime === null) throw errors.invalid('schedule.endTime', 'required with a lifetime budget');
+  const admit = approvedFor(caller, 'boosting a post');
   const account = await findAccount(tenant, body.accountId);
   const objectStoryId = await storyOf(tenant, account.platform_user_id, account.id, body);
-  const scope = await adAccountScope(deps, tenant, body);
+  const scope = await adAccountScope(deps, tenant, body, { admit });
   const currency = await currencyOf(deps, scope);
   const minor = toMinor(body.budget.amount, currency, 'budget.amount');
   const name = body.name ?? `Boost ${objectStoryId}`;

@@ -1,10 +1,13 @@
 // Campaigns (contract "Ads"; platforms.md §9.1): listed and read live, created PAUSED with an
 // ODAX objective (or a plain goal name) and an optional campaign budget, updated with a name,
 // a status or a budget. Going ACTIVE or changing a budget needs confirm: true, as creating does.
+// Creating and changing name the facebook account (accountId), and creating the ad account too,
+// as the contract has them: a call that may spend never picks an account on its own.
 import type { Tenant } from '../../db/tenant.ts';
+import type { Caller } from '../../http/caller.ts';
 import { errors } from '../../http/errors.ts';
 import type { AdObjectChange } from '../../platforms/types.ts';
-import { accountOf, adAccountScope, adsCall, currencyOf, requireConfirm, type AdsDeps } from './access.ts';
+import { accountOf, adAccountScope, adsCall, approvedFor, currencyOf, requireConfirm, type AdsDeps } from './access.ts';
 import { checkAmount, toMinor } from './money.ts';
 import { listRequest, wrapCursor, type ListQuery } from './paging.ts';
 import { presentCampaign } from './present.ts';
@@ -37,8 +40,8 @@ export async function listCampaigns(deps: AdsDeps, tenant: Tenant, query: ListQu
 }
 
 export interface NewCampaign {
-  accountId?: string | undefined;
-  adAccountId?: string | undefined;
+  accountId: string;
+  adAccountId: string;
   name: string;
   objective?: string | undefined;
   goal?: string | undefined;
@@ -47,13 +50,13 @@ export interface NewCampaign {
   confirm?: boolean | undefined;
 }
 
-export async function createCampaign(deps: AdsDeps, tenant: Tenant, body: NewCampaign): Promise<CampaignView> {
+export async function createCampaign(deps: AdsDeps, tenant: Tenant, caller: Caller, body: NewCampaign): Promise<CampaignView> {
   requireConfirm(body.confirm, 'create a campaign');
   checkAmount(body.budget?.amount, 'budget.amount');
   if (body.objective === undefined && body.goal === undefined) throw errors.invalid('objective', 'required (or goal)');
   if (body.objective !== undefined && body.goal !== undefined) throw errors.invalid('goal', 'give objective or goal, not both');
   const objective = body.objective ?? `OUTCOME_${(body.goal ?? '').toUpperCase()}`;
-  const scope = await adAccountScope(deps, tenant, body);
+  const scope = await adAccountScope(deps, tenant, body, { admit: approvedFor(caller, 'creating a campaign') });
   const currency = await currencyOf(deps, scope);
   const money = budgetMinor(body.budget, currency, 'budget');
   const created = await adsCall(deps, scope.account, (ads, credentials) =>
@@ -82,7 +85,7 @@ export function checkChange(change: AdObjectChange, moneyChanged: boolean, confi
 }
 
 export interface CampaignPatch {
-  accountId?: string | undefined;
+  accountId: string;
   name?: string | undefined;
   status?: AdStatus | undefined;
   budgets?: Budget | undefined;
@@ -90,13 +93,13 @@ export interface CampaignPatch {
   confirm?: boolean | undefined;
 }
 
-export async function updateCampaign(deps: AdsDeps, tenant: Tenant, id: string, body: CampaignPatch): Promise<CampaignView> {
+export async function updateCampaign(deps: AdsDeps, tenant: Tenant, caller: Caller, id: string, body: CampaignPatch): Promise<CampaignView> {
   const record = await pathRecord(tenant, id, 'campaign');
   const budget = body.budgets ?? body.budget;
   const field = body.budgets ? 'budgets' : 'budget';
   checkChange({ name: body.name, status: body.status }, budget !== undefined, body.confirm);
   checkAmount(budget?.amount, `${field}.amount`);
-  const account = await accountOf(tenant, record, body.accountId);
+  const account = await accountOf(tenant, record, body.accountId, approvedFor(caller, 'changing a campaign'));
   const currency = await currencyOf(deps, { account, adAccountId: record.ad_account_id });
   const money = budgetMinor(budget, currency, field);
   const change: AdObjectChange = {

@@ -4,10 +4,11 @@
 // account's own. Creatives have no status: they spend nothing until an ad uses them.
 import type { AccountRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
+import type { Caller } from '../../http/caller.ts';
 import { errors } from '../../http/errors.ts';
 import type { CallToAction, CreativeInput } from '../../platforms/types.ts';
 import { parseMetadata } from '../accounts/credentials.ts';
-import { adAccountScope, adsCall, requireConfirm, type AdsDeps } from './access.ts';
+import { adAccountScope, adsCall, approvedFor, requireConfirm, type AdsDeps } from './access.ts';
 import { listRequest, wrapCursor, type ListQuery } from './paging.ts';
 import { presentCreative } from './present.ts';
 import { recordObjects } from './records.ts';
@@ -63,9 +64,9 @@ async function creativeInput(tenant: Tenant, page: AccountRow, body: NewCreative
   return { kind: 'link', name, pageId: page.platform_user_id, link: body.link ?? '', message: body.message, imageUrl: body.imageUrl, headline: body.headline ?? null, callToAction };
 }
 
-export async function createCreative(deps: AdsDeps, tenant: Tenant, body: NewCreative): Promise<CreativeView> {
+export async function createCreative(deps: AdsDeps, tenant: Tenant, caller: Caller, body: NewCreative): Promise<CreativeView> {
   requireConfirm(body.confirm, 'create a creative');
-  const scope = await adAccountScope(deps, tenant, body);
+  const scope = await adAccountScope(deps, tenant, body, { admit: approvedFor(caller, 'creating a creative') });
   const input = await creativeInput(tenant, scope.account, body, body.name ?? `Creative ${new Date(deps.clock.now()).toISOString()}`);
   const created = await adsCall(deps, scope.account, (ads, credentials) => ads.createCreative(credentials, scope.adAccountId, input));
   await recordObjects(tenant, deps.clock.now(), [{ platformId: created.id, kind: 'creative', accountId: scope.account.id, adAccountId: scope.adAccountId, createdHere: true }]);

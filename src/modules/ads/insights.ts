@@ -41,7 +41,7 @@ function presentRow(row: InsightsRow, breakdowns: string[]): Record<string, unkn
 
 async function subject(deps: AdsDeps, tenant: Tenant, query: InsightsQuery): Promise<AdScope & { objectId: string }> {
   if (query.objectId === undefined || query.objectId.startsWith('act_')) {
-    const scope = await adAccountScope(deps, tenant, { accountId: query.accountId, adAccountId: query.objectId }, query.objectId === undefined ? 'adAccountId' : 'objectId');
+    const scope = await adAccountScope(deps, tenant, { accountId: query.accountId, adAccountId: query.objectId }, { field: query.objectId === undefined ? 'adAccountId' : 'objectId' });
     return { ...scope, objectId: scope.adAccountId };
   }
   const record = await findRecord(tenant, query.objectId, ['campaign', 'adset', 'ad']);

@@ -8,7 +8,7 @@ const NullableString = (description?: string) => Type.Union([Type.String(), Type
 const NullableNumber = (description?: string) => Type.Union([Type.Number(), Type.Null()], description ? { description } : {});
 
 export const AdObjectId = Type.String({ pattern: '^[0-9]{1,30}$', description: "Meta's id of the object." });
-export const AdAccountIdField = Type.String({ pattern: '^(act_)?[0-9]{1,30}$', description: 'The ad account (`act_…`); optional when the organization has only one.' });
+export const AdAccountIdField = Type.String({ pattern: '^(act_)?[0-9]{1,30}$', description: 'The ad account (`act_…`). Where it is optional, leaving it out uses the organization\'s only ad account.' });
 export const AccountIdField = Type.String({ minLength: 1, maxLength: 100, description: 'The connected facebook account acting; an unknown or foreign account is 404.' });
 export const Confirm = Type.Boolean({ description: 'Must be true: nothing is created (or activated) without it.' });
 export const Money = Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: "A decimal amount in the ad account's currency (12.5 = 12.50 USD); sent in minor units." });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { addAudienceMembers } from '../audiences.ts';
@@ -25,6 +25,6 @@ export function addAudienceUsers(api: Api): void {
         },
       },
     },
-    async (request) => addAudienceMembers(request.server.deps, tenantOf(request), request.params.id, request.body),
+    async (request) => addAudienceMembers(request.server.deps, tenantOf(request), callerOf(request), request.params.id, request.body),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { boostPost as boost } from '../boost.ts';
@@ -15,7 +15,7 @@ export function boostPost(api: Api): void {
         summary: 'Boost a published facebook post: campaign, ad set, creative and ad, all created PAUSED (confirm: true required)',
         body: Type.Object({
           accountId: AccountIdField,
-          adAccountId: Type.Optional(AdAccountIdField),
+          adAccountId: AdAccountIdField,
           postId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A post of this service published on the account.' })),
           platformPostId: Type.Optional(Type.String({ pattern: '^[0-9]{1,30}(_[0-9]{1,30})?$', description: "The Page post's id ({page-id}_{post-id}, or the post id alone)." })),
           budget: BudgetInput,
@@ -40,6 +40,6 @@ export function boostPost(api: Api): void {
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await boost(request.server.deps, tenantOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await boost(request.server.deps, tenantOf(request), callerOf(request), request.body)),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { createAdSet as create } from '../adsets.ts';
@@ -14,8 +14,8 @@ export function createAdSet(api: Api): void {
         tags: ['Ads'],
         summary: 'Create an ad set in a campaign, PAUSED (confirm: true required)',
         body: Type.Object({
-          accountId: Type.Optional(AccountIdField),
-          adAccountId: Type.Optional(AdAccountIdField),
+          accountId: AccountIdField,
+          adAccountId: AdAccountIdField,
           campaignId: AdObjectId,
           name: Type.String({ minLength: 1, maxLength: 400 }),
           targeting: TargetingSpec,
@@ -30,6 +30,6 @@ export function createAdSet(api: Api): void {
         response: { 201: Type.Object({ adSet: Type.Ref('AdSet') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request, reply) => reply.code(201).send({ adSet: await create(request.server.deps, tenantOf(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ adSet: await create(request.server.deps, tenantOf(request), callerOf(request), request.body) }),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { createAudience as create } from '../audiences.ts';
@@ -23,6 +23,6 @@ export function createAudience(api: Api): void {
         response: { 201: Type.Object({ audience: Type.Ref('AdAudience') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request, reply) => reply.code(201).send({ audience: await create(request.server.deps, tenantOf(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ audience: await create(request.server.deps, tenantOf(request), callerOf(request), request.body) }),
   );
 }

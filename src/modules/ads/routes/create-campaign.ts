@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { createCampaign as create, GOALS, OBJECTIVES, SPECIAL_AD_CATEGORIES } from '../campaigns.ts';
@@ -14,8 +14,8 @@ export function createCampaign(api: Api): void {
         tags: ['Ads'],
         summary: 'Create a campaign, PAUSED (confirm: true required)',
         body: Type.Object({
-          accountId: Type.Optional(AccountIdField),
-          adAccountId: Type.Optional(AdAccountIdField),
+          accountId: AccountIdField,
+          adAccountId: AdAccountIdField,
           name: Type.String({ minLength: 1, maxLength: 400 }),
           objective: Type.Optional(Type.String({ enum: OBJECTIVES, description: "Meta's objective; or goal." })),
           goal: Type.Optional(Type.String({ enum: GOALS, description: 'The objective by its plain name (traffic = OUTCOME_TRAFFIC …).' })),
@@ -26,6 +26,6 @@ export function createCampaign(api: Api): void {
         response: { 201: Type.Object({ campaign: Type.Ref('AdCampaign') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request, reply) => reply.code(201).send({ campaign: await create(request.server.deps, tenantOf(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ campaign: await create(request.server.deps, tenantOf(request), callerOf(request), request.body) }),
   );
 }

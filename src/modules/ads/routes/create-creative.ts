@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { createCreative as create } from '../creatives.ts';
@@ -32,6 +32,6 @@ export function createCreative(api: Api): void {
         response: { 201: Type.Object({ creative: Type.Ref('AdCreative') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request, reply) => reply.code(201).send({ creative: await create(request.server.deps, tenantOf(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ creative: await create(request.server.deps, tenantOf(request), callerOf(request), request.body) }),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { deleteAudience as remove } from '../audiences.ts';
@@ -19,7 +19,7 @@ export function deleteAudience(api: Api): void {
       },
     },
     async (request) => {
-      await remove(request.server.deps, tenantOf(request), request.params.id, request.query.accountId);
+      await remove(request.server.deps, tenantOf(request), callerOf(request), request.params.id, request.query.accountId);
       return { deleted: true as const };
     },
   );

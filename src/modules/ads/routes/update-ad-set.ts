@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { updateAdSet as update } from '../adsets.ts';
@@ -27,6 +27,6 @@ export function updateAdSet(api: Api): void {
         response: { 200: Type.Object({ adSet: Type.Ref('AdSet') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request) => ({ adSet: await update(request.server.deps, tenantOf(request), request.params.id, request.body) }),
+    async (request) => ({ adSet: await update(request.server.deps, tenantOf(request), callerOf(request), request.params.id, request.body) }),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { updateAd as update } from '../ads.ts';
@@ -19,6 +19,6 @@ export function updateAd(api: Api): void {
         response: { 200: Type.Object({ ad: Type.Ref('Ad') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request) => ({ ad: await update(request.server.deps, tenantOf(request), request.params.id, request.body) }),
+    async (request) => ({ ad: await update(request.server.deps, tenantOf(request), callerOf(request), request.params.id, request.body) }),
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { tenantOf } from '../../../http/auth.ts';
+import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { updateCampaign as update } from '../campaigns.ts';
@@ -17,7 +17,7 @@ export function updateCampaign(api: Api): void {
         summary: 'Rename, pause, activate (confirm: true) or change the budget (confirm: true) of a campaign',
         params: IdParams,
         body: Type.Object({
-          accountId: Type.Optional(AccountIdField),
+          accountId: AccountIdField,
           name: Type.Optional(Type.String({ minLength: 1, maxLength: 400 })),
           status: Type.Optional(AdStatusInput),
           budgets: Type.Optional(BudgetInput),
@@ -27,6 +27,6 @@ export function updateCampaign(api: Api): void {
         response: { 200: Type.Object({ campaign: Type.Ref('AdCampaign') }), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
-    async (request) => ({ campaign: await update(request.server.deps, tenantOf(request), request.params.id, request.body) }),
+    async (request) => ({ campaign: await update(request.server.deps, tenantOf(request), callerOf(request), request.params.id, request.body) }),
   );
 }
