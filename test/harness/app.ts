@@ -55,7 +55,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const { db } = runtime.deps.store;
   const clock = runtime.deps.clock;
   const worker = options.worker
-    ? new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock, log: createLogger('silent'), ...config.jobs, ...jobOutcomeObservers(runtime.deps.metrics) })
+    ? new Worker({ store: runtime.deps.store, registry: buildJobRegistry(runtime.deps), clock, log: createLogger(config.logLevel, process.stdout), ...config.jobs, ...jobOutcomeObservers(runtime.deps.metrics) })
     : null;
   worker?.start();
   return {
