@@ -27,7 +27,8 @@ export const ERROR_CODES = {
   invalid_request: { status: 400, meaning: 'The platform rejected the input.' },
   approval_required: {
     status: 403,
-    meaning: 'Approval applies to the key, organization or account: comment moderation, changes to published posts and sending direct messages are refused.',
+    meaning:
+      'Approval applies to the key, organization or account: comment moderation, changes to published posts, sending direct and WhatsApp messages, and ads operations that create, change or spend are refused.',
   },
   missing_permission: { status: 403, meaning: 'The account did not grant the permission; add it in the platform app, then reconnect.' },
   reconnect_required: { status: 409, meaning: 'Token no longer valid; the account is needs_reconnect.' },
