@@ -66,6 +66,15 @@ export interface CommentWriter {
   comment(account: AccountCredentials, platformPostId: string, text: string): Promise<CreatedComment>;
 }
 
+/**
+ * Platforms that keep one level of replies (instagram): a reply hangs under a top-level comment,
+ * so a reply to a reply is made on its top-level comment, as the platform's own app does.
+ */
+export interface CommentThreads {
+  /** The comment's parent as the platform has it; null for a top-level comment. */
+  parentOf(account: AccountCredentials, commentId: string): Promise<string | null>;
+}
+
 /** Hides a comment from everyone but its author (and shows it again). */
 export interface CommentHider {
   setHidden(account: AccountCredentials, commentId: string, hidden: boolean): Promise<void>;

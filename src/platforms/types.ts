@@ -6,7 +6,7 @@
 // database, the environment or the clock beyond the `now` they are given, and never sleep or
 // retry. Modules reach them through `deps.platforms`; nothing here imports from modules/.
 import type { PlatformApps } from './context.ts';
-import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, MentionReader } from './comments-types.ts';
+import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentThreads, CommentWriter, MentionReader } from './comments-types.ts';
 import type { AccountInsightsReader, DemographicsReader, OnlineFollowersReader, PostInsightsReader } from './insights-types.ts';
 import type { CommentsSwitch, PostEditor, PostRemover, Publisher } from './publishing-types.ts';
 import type { Messaging } from './messaging-types.ts';
@@ -180,6 +180,7 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   /** Comments (comments-types.ts): each family only where the platform has it. */
   commentReader?: CommentReader;
   commentWriter?: CommentWriter;
+  commentThreads?: CommentThreads;
   commentHider?: CommentHider;
   commentLiker?: CommentLiker;
   commentRemover?: CommentRemover;

@@ -56,6 +56,13 @@ describe('Instagram comments, mentions, messaging and insights', () => {
       `${w.fb}/${mediaId}/comments?fields=id,text,username,replies{text}&access_token=${w.userToken}`,
     );
     assert.deepEqual(comments.data.map((c) => [c.text, c.username, c.replies.data.map((r) => r.text)]), [['Love it', 'dana.w', ['Thank you!']]]);
+    // One level of replies: a reply to a reply is refused, and nothing is stored.
+    const stored = w.sb.state.meta.igComments.size;
+    const nested = await form(`${w.ig}/${String(reply.body.id)}/replies`, { access_token: igToken, message: 'And again' });
+    assert.equal(nested.status, 400);
+    assert.equal((nested.body.error as { code?: number } | undefined)?.code, 100);
+    assert.equal(w.sb.state.meta.igComments.size, stored);
+    assert.equal((await getJson<{ parent_id: string }>(`${w.ig}/${String(reply.body.id)}?fields=id,parent_id&access_token=${igToken}`)).parent_id, id);
     assert.deepEqual((await form(`${w.ig}/${id}`, { access_token: igToken, hide: 'true' })).body, { success: true });
     assert.equal((await getJson<{ hidden: boolean }>(`${w.ig}/${id}?fields=hidden&access_token=${igToken}`)).hidden, true);
     const own = await form(`${w.ig}/${mediaId}/comments`, { access_token: igToken, message: 'Our own comment' });

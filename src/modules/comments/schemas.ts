@@ -45,3 +45,13 @@ export const OptionalAccountId = Type.Object({ accountId: Type.Optional(AccountI
 
 export const Ok = Type.Object({ ok: Type.Literal(true) });
 export const Created = Type.Object({ ok: Type.Literal(true), id: Type.String({ description: "The new comment's platform id." }) });
+export const Replied = Type.Object({
+  ok: Type.Literal(true),
+  id: Type.String({ description: "The new comment's platform id." }),
+  repliedTo: Type.Optional(
+    Type.String({
+      description:
+        "The comment the reply was made on: the one asked for, or on instagram (one level of replies) the top-level comment of the reply asked for, as the instagram app does.",
+    }),
+  ),
+});

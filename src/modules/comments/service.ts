@@ -13,6 +13,7 @@ import type { Caller } from '../../http/caller.ts';
 import type { AccountCredentials, CommentPage, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
 import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
+import { replyTarget } from './reply-target.ts';
 import type { CommentView, MentionView } from './schemas.ts';
 
 export type CommentDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
@@ -171,11 +172,20 @@ export type CommentWrite =
 
 const WRITE_NAMES: Record<CommentWrite['kind'], string> = { reply: 'replying', comment: 'commenting', hide: 'hiding or unhiding a comment', like: 'liking or unliking a comment', delete: 'deleting a comment' };
 
-/** A comment write as the account; the created comment's id for reply and comment. */
-async function writeAs(deps: CommentDeps, caller: Caller, account: AccountRow, write: CommentWrite): Promise<{ id?: string }> {
+/** What a write made: the created comment's id (reply and comment); for a reply, the comment it was made on. */
+export interface Written {
+  id?: string;
+  repliedTo?: string;
+}
+
+/** A comment write as the account; a reply is made where replyTarget says. */
+async function writeAs(deps: CommentDeps, tenant: Tenant, caller: Caller, account: AccountRow, write: CommentWrite): Promise<Written> {
   const call = writeCall(deps, account.platform, write);
   refuseUnapproved(caller, account, WRITE_NAMES[write.kind]);
-  return callPlatform(deps, account, call);
+  if (write.kind !== 'reply') return callPlatform(deps, account, call);
+  const repliedTo = await replyTarget(deps, tenant, account, write.commentId);
+  const made = await callPlatform(deps, account, repliedTo === write.commentId ? call : writeCall(deps, account.platform, { ...write, commentId: repliedTo }));
+  return { ...made, repliedTo };
 }
 
 type Call = (credentials: AccountCredentials) => Promise<{ id?: string }>;
@@ -210,17 +220,17 @@ function writeCall(deps: CommentDeps, platform: string, write: CommentWrite): Ca
 }
 
 /** An /inbox/comments write as `accountId`. */
-export async function writeComment(deps: CommentDeps, tenant: Tenant, caller: Caller, accountId: string | undefined, write: CommentWrite): Promise<{ id?: string }> {
+export async function writeComment(deps: CommentDeps, tenant: Tenant, caller: Caller, accountId: string | undefined, write: CommentWrite): Promise<Written> {
   const account = await findAccount(tenant, requireAccountId(accountId));
-  return writeAs(deps, caller, account, write);
+  return writeAs(deps, tenant, caller, account, write);
 }
 
 /** POST /comments/{id}/reply: as the account of the organization's published target with that platform post id. */
-export async function replyOnPublishedPost(deps: CommentDeps, tenant: Tenant, caller: Caller, commentId: string, platformPostId: string, text: string): Promise<{ id?: string }> {
+export async function replyOnPublishedPost(deps: CommentDeps, tenant: Tenant, caller: Caller, commentId: string, platformPostId: string, text: string): Promise<Written> {
   const target: PostTargetRow | undefined = await publishedTargets(tenant).where('platform_post_id', '=', platformPostId).orderBy('id').executeTakeFirst();
   if (!target) throw errors.notFound('Published post');
   const account = await findAccount(tenant, target.account_id);
-  return writeAs(deps, caller, account, { kind: 'reply', commentId, text });
+  return writeAs(deps, tenant, caller, account, { kind: 'reply', commentId, text });
 }
 
 export async function listMentions(deps: CommentDeps, tenant: Tenant, accountId: string, limit: number): Promise<MentionView[]> {

@@ -1,13 +1,14 @@
 // Instagram comments (platforms.md §2.6–2.7) on the account's host (graph.facebook.com with the
 // Page token for Facebook Login, graph.instagram.com for Instagram Login): top-level comments
-// newest first, at most 50 a page, each with its `replies`; reply (`/{comment}/replies`), comment
+// newest first, at most 50 a page, each with its `replies`; reply (`/{comment}/replies`, on a
+// top-level comment only: a reply's parent is read from its `parent_id`), comment
 // on own media, hide/unhide (`hide=`), delete; the media the account is tagged in (`/tags`), and
 // the comment or caption a `mentions` webhook points at.
 import type { PlatformHttp } from '../http.ts';
 import { graphTimeMs, list, numberOf, obj, str, text, type Json } from '../json.ts';
 import { nextCursor } from '../meta/comment-paging.ts';
 import { graphCaller } from '../meta/publish-steps.ts';
-import type { AccountCredentials, CommentHider, CommentReader, CommentRemover, CommentWriter, MentionReader, PlatformComment } from '../types.ts';
+import type { AccountCredentials, CommentHider, CommentReader, CommentRemover, CommentThreads, CommentWriter, MentionReader, PlatformComment } from '../types.ts';
 import { instagramHost } from './publish.ts';
 
 const COMMENT_FIELDS = 'id,text,timestamp,username,from{id,username},like_count,hidden';
@@ -32,7 +33,7 @@ function toComment(account: AccountCredentials, mediaId: string, row: Json, pare
   };
 }
 
-export function instagramComments(http: PlatformHttp): { reader: CommentReader; writer: CommentWriter; hider: CommentHider; remover: CommentRemover; mentions: MentionReader } {
+export function instagramComments(http: PlatformHttp): { reader: CommentReader; writer: CommentWriter; threads: CommentThreads; hider: CommentHider; remover: CommentRemover; mentions: MentionReader } {
   return {
     reader: {
       async list(account, mediaId, page) {
@@ -58,6 +59,12 @@ export function instagramComments(http: PlatformHttp): { reader: CommentReader; 
       },
       async comment(account, mediaId, message) {
         return { id: text((await call(http, account)('POST', `/${mediaId}/comments`, { message })).id) };
+      },
+    },
+    // One level of replies (§2.6): a reply's node names its top-level comment in parent_id.
+    threads: {
+      async parentOf(account, commentId) {
+        return str((await call(http, account)('GET', `/${commentId}`, { fields: 'id,parent_id' })).parent_id);
       },
     },
     hider: {

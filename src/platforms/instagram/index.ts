@@ -69,6 +69,7 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
     commentsSwitch: instagramCommentsSwitch(ctx.http),
     commentReader: comments.reader,
     commentWriter: comments.writer,
+    commentThreads: comments.threads,
     commentHider: comments.hider,
     commentRemover: comments.remover,
     mentionReader: comments.mentions,

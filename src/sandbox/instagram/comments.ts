@@ -1,5 +1,6 @@
 // Instagram comments (platforms.md §2.6): listed newest first, 50 a page; the account comments on
-// its own media and replies to comments (one level: a reply to a reply joins the top comment);
+// its own media and replies to top-level comments (one level: the API refuses a reply to a reply;
+// a person's reply to a reply, through the control API, joins the top comment as in the app);
 // hide/unhide and delete on its own media. People comment through the control API, which sends
 // the `comments` webhook (§2.9, §8.4) and, for an @mention of the account, `mentions`.
 import type { InstagramAccount } from '../core/model.ts';
@@ -99,6 +100,8 @@ export const igCommentNode = defineNode<IgComment>({
       },
       post({ ctx, input, node }) {
         const { media, account } = moderator(ctx, input, node);
+        // One level of replies (§2.6): the API takes replies on top-level comments only.
+        if (node.parentId !== null) throw invalidParameter('(#100) Replies can only be made to top-level comments; this comment is itself a reply.');
         return addOwnComment(ctx, input, account, media, node);
       },
     },

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { AccountIdField, CommentIdParams, CommentText, Created } from '../schemas.ts';
+import { AccountIdField, CommentIdParams, CommentText, Replied } from '../schemas.ts';
 import { writeComment } from '../service.ts';
 
 export function replyToInboxComment(api: Api): void {
@@ -15,13 +15,13 @@ export function replyToInboxComment(api: Api): void {
         summary: 'Reply to a comment as the account (reddit, instagram, facebook, threads)',
         params: CommentIdParams,
         body: Type.Object({ accountId: AccountIdField, text: CommentText }),
-        response: { 200: Created, ...errorResponses(400, 403, 404, 409, 502) },
+        response: { 200: Replied, ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
     async (request) => {
       const { accountId, text } = request.body;
       const created = await writeComment(request.server.deps, tenantOf(request), callerOf(request), accountId, { kind: 'reply', commentId: request.params.commentId, text });
-      return { ok: true as const, id: created.id ?? '' };
+      return { ok: true as const, id: created.id ?? '', ...(created.repliedTo ? { repliedTo: created.repliedTo } : {}) };
     },
   );
 }
