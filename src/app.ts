@@ -15,7 +15,7 @@ import { registerProbes } from './http/probes.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { createRateLimiter, registerRateLimit } from './http/rate-limit.ts';
 import { registerMcpHttp } from './mcp/http.ts';
 import { appRoutes, createAuthenticator, createMcpAccessTokens, dashboard } from './composition.ts';
 import type { AppDeps } from './deps.ts';
@@ -70,11 +70,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const authenticator = createAuthenticator(deps);
   // MCP access tokens: accepted by the API only on the tool calls /mcp makes inside this process.
   const accessTokens = createMcpAccessTokens(deps);
+  // One per-key budget for the API and /mcp.
+  const limiter = createRateLimiter(deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
   await app.register(
     (api, _options, done) => {
       registerAuth(api, authenticator, accessTokens);
       registerTextGuard(api);
-      registerRateLimit(api, deps.config.rateLimitPerMinute, options.redis ?? null, deps.clock);
+      registerRateLimit(api, limiter);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
       for (const route of appRoutes.api) route(api);
       done();
@@ -82,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     { prefix: API_PREFIX },
   );
   // The same operations as MCP tools, at /mcp, and its OAuth endpoints (src/mcp/http.ts).
-  await registerMcpHttp(app, authenticator, accessTokens);
+  await registerMcpHttp(app, authenticator, accessTokens, limiter);
   await app.ready();
   return app;
 }

@@ -3,8 +3,9 @@
 // with message.sent; the 24-hour window (checked here first, nothing sent or stored: only
 // templates outside it); a person writing → message.received and the conversation in the inbox
 // routes; statuses → message.status and the stored status, a failed one with its reason; marking
-// read with the typing indicator; approval, isolation, 400s naming the field; the requests in
-// the sandbox journal; events at a real receiver, signed.
+// read with the typing indicator; approval (key, organization, account: every kind of message,
+// through either route, refused before any platform call), isolation, 400s naming the field;
+// the requests in the sandbox journal; events at a real receiver, signed.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -259,8 +260,47 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(codeOf(await api(t, otherOrgKey, 'POST', `/whatsapp/accounts/${otherAccount}/messages`, { conversationId: String(inbound.data.conversationId), type: 'text', text: 'x' })), [404, null]);
       const reddit = await addRedditAccount(t, org);
       assert.deepEqual(codeOf(await api(t, key, 'POST', `/whatsapp/accounts/${reddit}/messages`, { to: from, type: 'text', text: 'x' })), [400, 'not_supported']);
-      const { key: approvalKey } = await createKey(t.runtime.deps.store.db, t.runtime.deps.clock, org, { approvalRequired: true });
-      assert.deepEqual(codeOf(await api(t, approvalKey, 'POST', path, { to: from, type: 'text', text: 'x' })), [403, 'approval_required']);
+      // Approval (the key, the organization or the account) refuses every kind of message before
+      // any platform call, templates and media included; nothing is stored.
+      const { store, clock } = t.runtime.deps;
+      const conversation = String(inbound.data.conversationId);
+      const stored = (await storedMessages(conversation)).length;
+      const sends = [
+        { to: from, type: 'text', text: 'x' },
+        { conversationId: conversation, type: 'image', url: 'https://cdn.example/a.jpg' },
+        { to: nextPerson(), type: 'template', template: { name: 'hello_world', language: 'en_US' } },
+      ];
+      const refusedAll = async (apiKey: string, messagePath: string, who: string) => {
+        const seq = mark(t);
+        for (const body of sends) {
+          const res = await api(t, apiKey, 'POST', messagePath, body);
+          assert.deepEqual(codeOf(res), [403, 'approval_required'], JSON.stringify([body, res.body]));
+          assert.equal(res.body.error?.message, `Approval applies to this ${who}: sending direct messages is refused`);
+        }
+        assert.deepEqual(callsSince(t, seq), [], 'no platform call');
+      };
+      const { key: approvalKey } = await createKey(store.db, clock, org, { approvalRequired: true });
+      await refusedAll(approvalKey, path, 'API key or organization');
+      const inboxSeq = mark(t);
+      assert.deepEqual(codeOf(await api(t, approvalKey, 'POST', `/inbox/conversations/${conversation}/messages`, { text: 'x' })), [403, 'approval_required']);
+      assert.deepEqual(callsSince(t, inboxSeq), []);
+      await store.db.updateTable('accounts').set({ approval_required: 1 }).where('id', '=', accountId).execute();
+      try {
+        await refusedAll(key, path, 'account');
+      } finally {
+        await store.db.updateTable('accounts').set({ approval_required: 0 }).where('id', '=', accountId).execute();
+      }
+      assert.equal((await storedMessages(conversation)).length, stored);
+      // The other organization requires approval: a key made after that carries it.
+      const otherOrg = await store.db.selectFrom('accounts').select('organization_id').where('id', '=', otherAccount).executeTakeFirstOrThrow();
+      await store.db.updateTable('organizations').set({ approval_required: 1 }).where('id', '=', otherOrg.organization_id).execute();
+      const { key: orgKey } = await createKey(store.db, clock, otherOrg.organization_id, {});
+      const seq = mark(t);
+      const res = await api(t, orgKey, 'POST', `/whatsapp/accounts/${otherAccount}/messages`, { to: from, type: 'template', template: { name: 'hello_world', language: 'en_US' } });
+      assert.deepEqual(codeOf(res), [403, 'approval_required']);
+      assert.deepEqual(callsSince(t, seq), []);
+      // Reads stay allowed.
+      assert.equal((await api(t, approvalKey, 'GET', `/inbox/conversations/${conversation}/messages`)).status, 200);
     });
 
     test('the window: outside it only templates (409 outside_messaging_window, nothing sent or stored)', async () => {
