@@ -116,10 +116,13 @@ for (const dialect of DIALECTS) {
     });
 
     test('the per-key rate limit holds for tool calls', async () => {
-      const limited = await t.tenant({ rateLimit: 3 });
+      const limited = await t.tenant({ rateLimit: 10 });
       const client = await httpClient(t, limited.key);
       try {
-        for (let i = 0; i < 3; i++) await callOk(client, 'list_posts');
+        // Connecting spent some of the budget (initialize and what follows it); the tool calls spend the rest.
+        const remaining = Number((await t.request('/api/v1/posts', { key: limited.key })).headers.get('ratelimit-remaining'));
+        assert.ok(remaining > 0 && remaining < 9, String(remaining));
+        for (let i = 0; i < remaining; i++) await callOk(client, 'list_posts');
         const refused = await callError(client, 'list_posts');
         assert.equal(refused.status, 429);
         assert.ok(refused.message.includes('Rate limit'), refused.message);
@@ -129,6 +132,27 @@ for (const dialect of DIALECTS) {
       } finally {
         await client.close();
       }
+    });
+
+    test('every MCP request spends the key\'s rate limit: initialize, tools/list and notifications too', async () => {
+      const limited = await t.tenant({ rateLimit: 4 });
+      const post = async (body: unknown) => {
+        const res = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${limited.key}` }, body: JSON.stringify(body) });
+        await res.text();
+        return res;
+      };
+      const first = await post(INITIALIZE);
+      assert.equal(first.status, 200);
+      assert.equal(first.headers.get('ratelimit-limit'), '4');
+      assert.equal(first.headers.get('ratelimit-remaining'), '3');
+      assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+      assert.equal((await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).status, 200);
+      assert.equal((await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' })).headers.get('ratelimit-remaining'), '0');
+      const refused = await post({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      // The HTTP API spends the same budget.
+      assert.equal((await t.request('/api/v1/posts', { key: limited.key })).status, 429);
     });
 
     test('401 with WWW-Authenticate without a valid key', async () => {

@@ -386,7 +386,7 @@ for (const dialect of DIALECTS) {
     let org: string;
 
     before(async () => {
-      t = await startPostsApp(dialect, { env: { RATE_LIMIT_PER_MINUTE: '3', MCP_REGISTRATIONS_PER_MINUTE: '4' } });
+      t = await startPostsApp(dialect, { env: { RATE_LIMIT_PER_MINUTE: '6', MCP_REGISTRATIONS_PER_MINUTE: '4' } });
       ({ organizationId: org } = await t.tenant());
     });
     after(async () => t.close());
@@ -395,6 +395,7 @@ for (const dialect of DIALECTS) {
       const { tokens } = await connect(t, org);
       const mcp = await httpClient(t, tokens.access_token);
       try {
+        // Connecting spent three requests (initialize, its notification, the stream the client asks for).
         for (let i = 0; i < 3; i++) await callOk(mcp, 'list_posts');
         const refused = await callError(mcp, 'list_posts');
         assert.equal(refused.status, 429);

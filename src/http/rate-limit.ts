@@ -6,9 +6,10 @@
 // Our own instead of @fastify/rate-limit: that plugin's hook went through five promises per
 // request and cost about as much as the key lookup the cache had just removed (measured with
 // `npm run bench`); in memory, this one is a Map lookup.
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.ts';
+import type { Caller } from './caller.ts';
 import { errors, type ApiError } from './errors.ts';
 import type { Api } from './types.ts';
 
@@ -84,33 +85,48 @@ function apply(reply: FastifyReply, max: number, usage: Usage | null, now: numbe
   return errors.rateLimited(`Rate limit of ${max} requests per minute exceeded; retry in ${resetSeconds} s`);
 }
 
-/** Registers the limit on the API scope; call after registerAuth, whose hook finds the caller. */
-export function registerRateLimit(api: Api, defaultPerMinute: number, redis: Redis | null, clock: Clock): void {
+/** One budget per key, shared by the API scope and /mcp (which counts the messages no route runs for). */
+export interface RateLimiter {
+  /** Counts `count` requests of the caller, sets the headers, and answers the 429 to throw, if any. */
+  charge(request: FastifyRequest, reply: FastifyReply, caller: Pick<Caller, 'keyId' | 'rateLimit'>, count?: number): Promise<ApiError | undefined> | ApiError | undefined;
+}
+
+export function createRateLimiter(defaultPerMinute: number, redis: Redis | null, clock: Clock): RateLimiter {
   const counter = redis ? redisCounter(redis) : memoryCounter();
   let warnedAt = -Infinity;
-  api.addHook('onRequest', (request, reply, done) => {
-    const caller = request.caller;
-    if (!caller) {
-      done();
-      return;
-    }
-    const max = caller.rateLimit ?? defaultPerMinute;
-    const now = clock.now();
-    const usage = counter.hit(caller.keyId, now);
-    if (usage instanceof Promise) {
-      usage.then(
-        (counted) => done(apply(reply, max, counted, now)),
+  return {
+    charge(request, reply, caller, count = 1) {
+      const max = caller.rateLimit ?? defaultPerMinute;
+      const now = clock.now();
+      // A batch of n messages is n hits; the last one's window is the one answered.
+      let usage = counter.hit(caller.keyId, now);
+      for (let i = 1; i < count; i++) usage = usage instanceof Promise ? usage.then(() => counter.hit(caller.keyId, now)) : counter.hit(caller.keyId, now);
+      if (!(usage instanceof Promise)) return apply(reply, max, usage, now);
+      return usage.then(
+        (counted) => apply(reply, max, counted, now),
         (error: unknown) => {
           // Once a minute at most: an outage must not flood the log with one line per request.
           if (now - warnedAt >= WINDOW_MS) {
             warnedAt = now;
             request.log.warn({ err: error }, 'the rate-limit store is unreachable; requests pass unlimited');
           }
-          done(apply(reply, max, null, now));
+          return apply(reply, max, null, now);
         },
       );
-    } else {
-      done(apply(reply, max, usage, now));
+    },
+  };
+}
+
+/** Registers the limit on the API scope; call after registerAuth, whose hook finds the caller. */
+export function registerRateLimit(api: Api, limiter: RateLimiter): void {
+  api.addHook('onRequest', (request, reply, done) => {
+    const caller = request.caller;
+    if (!caller) {
+      done();
+      return;
     }
+    const refusal = limiter.charge(request, reply, caller);
+    if (refusal instanceof Promise) refusal.then(done, done);
+    else done(refusal);
   });
 }

@@ -1,12 +1,14 @@
 // Who may use /mcp, by the bearer token they send: an API key, or an access token a remote
 // client got through the MCP authorization flow (src/mcp/oauth/). A 401 names, in
 // WWW-Authenticate, the protected-resource metadata where a client discovers that flow.
-import type { Authenticator } from '../http/caller.ts';
+import type { Authenticator, Caller } from '../http/caller.ts';
 
 export interface McpPrincipal {
   organizationId: string;
   /** The bearer each tool call carries to the API, whose own auth hook checks it again. */
   credential: string;
+  /** Whose rate limit the messages no API route runs for (initialize, tools/list …) spend. */
+  caller: Caller;
 }
 
 export interface BearerKind {
@@ -20,7 +22,7 @@ export function apiKeyBearer(authenticator: Authenticator): BearerKind {
     accepts: (token) => token.startsWith('sk_'),
     async verify(token) {
       const caller = await authenticator.authenticate(token);
-      return caller ? { organizationId: caller.organizationId, credential: token } : null;
+      return caller ? { organizationId: caller.organizationId, credential: token, caller } : null;
     },
   };
 }
@@ -31,7 +33,7 @@ export function accessTokenBearer(tokens: Authenticator, accepts: (token: string
     accepts,
     async verify(token) {
       const caller = await tokens.authenticate(token);
-      return caller ? { organizationId: caller.organizationId, credential: token } : null;
+      return caller ? { organizationId: caller.organizationId, credential: token, caller } : null;
     },
   };
 }

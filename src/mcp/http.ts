@@ -2,11 +2,14 @@
 // message and gets its JSON answer, so any API node can take any request and nothing is kept
 // between them (no sessions, no server-sent stream: GET and DELETE answer 405). The bearer is
 // checked before the body is read; each tool call then runs its route in this process with the
-// same bearer, so the route's own checks apply. The OAuth endpoints a remote client uses to get
+// same bearer, so the route's own checks apply, its rate limit included. Every other message
+// (initialize, tools/list, notifications, a batch's members) spends one request of the same
+// per-key budget here at the door (issue 29, point 9), so no MCP request is free. The OAuth endpoints a remote client uses to get
 // an access token are registered here too (src/mcp/oauth/).
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, InternalBearer } from '../http/caller.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { Api } from '../http/types.ts';
 import { jsonBodyLimit } from '../modules/media/routes/create-media.ts';
@@ -36,8 +39,18 @@ function webHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
+/**
+ * The requests of a POST body the door counts: its JSON-RPC messages but tools/call, whose route
+ * counts it (so the tool's result says 429 with its Retry-After, as the API would); at least one.
+ */
+export function messagesToCount(body: unknown): number {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  const counted = messages.filter((m) => !(typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call')).length;
+  return messages.length === 0 ? 1 : counted;
+}
+
 /** `accessTokens` is the API's own check of MCP access tokens, also used here at the door. */
-export async function registerMcpHttp(app: Api, authenticator: Authenticator, accessTokens: InternalBearer): Promise<void> {
+export async function registerMcpHttp(app: Api, authenticator: Authenticator, accessTokens: InternalBearer, limiter: RateLimiter): Promise<void> {
   const { config } = app.deps;
   const origins = originPolicy(config.publicBaseUrl, config.mcpAllowedOrigins);
   const urls = oauthUrls(config.publicBaseUrl);
@@ -59,6 +72,15 @@ export async function registerMcpHttp(app: Api, authenticator: Authenticator, ac
     request.mcpPrincipal = principal;
   }
 
+  async function charge(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const principal = request.mcpPrincipal;
+    if (!principal) throw errors.unauthorized();
+    const count = request.method === 'POST' ? messagesToCount(request.body) : 1;
+    if (count === 0) return;
+    const refusal = await limiter.charge(request, reply, principal.caller, count);
+    if (refusal) throw refusal;
+  }
+
   app.route({
     method: 'POST',
     url: MCP_PATH,
@@ -66,6 +88,7 @@ export async function registerMcpHttp(app: Api, authenticator: Authenticator, ac
     bodyLimit: jsonBodyLimit(config.mediaMaxBytes) + 64 * 1024,
     schema: { hide: true },
     onRequest: guard,
+    preHandler: charge,
     async handler(request, reply) {
       const principal = request.mcpPrincipal;
       if (!principal) throw errors.unauthorized();
@@ -90,6 +113,7 @@ export async function registerMcpHttp(app: Api, authenticator: Authenticator, ac
     url: MCP_PATH,
     schema: { hide: true },
     onRequest: guard,
+    preHandler: charge,
     handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ error: { message: `${MCP_PATH} takes POST only (stateless Streamable HTTP)` } }),
   });
 }
