@@ -75,11 +75,19 @@ for (const dialect of DIALECTS) {
     });
 
     test('without a valid key, or with a service that does not answer, the command stops with one line', async () => {
-      const [missing, unknown, nowhere] = await Promise.all([
+      const wrong = `sk_${'x'.repeat(43)}`;
+      const [missing, unknown, nowhere, unknownRemote] = await Promise.all([
         runCli(['mcp'], { ...storeEnv(t), SOCIALAPI_API_KEY: '' }),
-        runCli(['mcp'], { ...storeEnv(t), SOCIALAPI_API_KEY: `sk_${'x'.repeat(43)}` }),
+        runCli(['mcp'], { ...storeEnv(t), SOCIALAPI_API_KEY: wrong }),
         runCli(['mcp', '--url', 'http://127.0.0.1:1'], { SOCIALAPI_API_KEY: key }),
+        runCli(['mcp', '--url', t.url], { SOCIALAPI_API_KEY: wrong }),
       ]);
+      // Against a running service, an unknown key stops the command at start too, with a line
+      // naming the key by its prefix only.
+      assert.equal(unknownRemote.code, 1);
+      assert.match(unknownRemote.stderr, new RegExp(`SOCIALAPI_API_KEY \\(sk_xxxxxxxx…\\) is not a valid key of ${t.url.replace(/\./g, '\\.')}`));
+      assert.ok(!unknownRemote.stderr.includes(wrong), 'the whole key is not printed');
+      assert.equal(unknownRemote.stdout, '');
       assert.equal(nowhere.code, 1);
       assert.match(nowhere.stderr, /cannot read the API document of http:\/\/127\.0\.0\.1:1/);
       assert.ok(!nowhere.stderr.includes(key), 'the key is not printed');
@@ -87,7 +95,8 @@ for (const dialect of DIALECTS) {
       assert.match(missing.stderr, /set SOCIALAPI_API_KEY to an API key/);
       assert.equal(missing.stdout, '');
       assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /SOCIALAPI_API_KEY is not a valid key/);
+      assert.match(unknown.stderr, /SOCIALAPI_API_KEY \(sk_xxxxxxxx…\) is not a valid key of this store/);
+      assert.ok(!unknown.stderr.includes(wrong), 'the whole key is not printed');
       assert.equal(unknown.stdout, '');
     });
   });

@@ -110,6 +110,11 @@ export interface WebhookEndpointsTable {
   /** The signing secret, sealed like platform tokens (it must be read back to sign). */
   secret_enc: string;
   created_at: number;
+  /** 0: nothing is sent to it (its deliveries fail without an attempt until it is enabled). */
+  enabled: Generated<Flag>;
+  /** The secret a rotation replaced, sealed; deliveries are signed with it too until it expires. */
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: number | null;
 }
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';

@@ -10,6 +10,7 @@ import { createAuthenticator } from '../composition.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../http/logging.ts';
 import { messageOf } from '../lib/errors.ts';
+import { displayPrefix, KEY_PATTERN } from '../modules/keys/api-key.ts';
 import { platformApiBase } from '../platforms/base-url.ts';
 import { openRuntime, StartupError } from '../runtime.ts';
 import { onShutdownSignal } from '../main/shutdown.ts';
@@ -34,7 +35,16 @@ interface Backend {
   close(): Promise<void>;
 }
 
-async function remoteBackend(url: string): Promise<Backend> {
+/** The key as a line may name it: its display prefix, never the whole key (nor most of a short one). */
+function keyHint(key: string): string {
+  return `${KEY_PATTERN.test(key) ? displayPrefix(key) : key.slice(0, Math.min(3, Math.floor(key.length / 2)))}…`;
+}
+
+function unknownKey(where: string, apiKey: string): StartupError {
+  return new StartupError(`${API_KEY_VARIABLE} (${keyHint(apiKey)}) is not a valid key of ${where} (unknown or revoked)`);
+}
+
+async function remoteBackend(url: string, apiKey: string): Promise<Backend> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -51,6 +61,17 @@ async function remoteBackend(url: string): Promise<Backend> {
   } catch (error) {
     throw new StartupError(`cannot read the API document of ${base}: ${messageOf(error)}`);
   }
+  // The key is checked now, as the local mode checks it in the store: a client that starts us
+  // with a wrong key learns it at once, not from the first tool call (one request of its budget).
+  let status: number;
+  try {
+    const probe = await fetch(`${base}/api/v1/webhooks`, { headers: { authorization: `Bearer ${apiKey}` }, redirect: 'manual' });
+    await probe.body?.cancel();
+    status = probe.status;
+  } catch (error) {
+    throw new StartupError(`cannot reach ${base}: ${messageOf(error)}`);
+  }
+  if (status === 401) throw unknownKey(base, apiKey);
   return { doc, send: fetchSender(base), close: () => Promise.resolve() };
 }
 
@@ -68,7 +89,7 @@ async function localBackend(config: Config, apiKey: string): Promise<Backend> {
   };
   if (!caller) {
     await close();
-    throw new StartupError(`${API_KEY_VARIABLE} is not a valid key of this store (unknown or revoked)`);
+    throw unknownKey('this store', apiKey);
   }
   return { doc: app.swagger() as OpenApiDocument, send: injectSender(app), close };
 }
@@ -76,7 +97,7 @@ async function localBackend(config: Config, apiKey: string): Promise<Backend> {
 export async function runMcpStdio(config: () => Config, options: StdioOptions): Promise<void> {
   const apiKey = options.apiKey?.trim();
   if (!apiKey) throw new StartupError(`set ${API_KEY_VARIABLE} to an API key (sk_…): the tools act as that key's organization`);
-  const backend = options.url ? await remoteBackend(options.url) : await localBackend(config(), apiKey);
+  const backend = options.url ? await remoteBackend(options.url, apiKey) : await localBackend(config(), apiKey);
   const server = createMcpServer(catalogOf(toolsFromOpenApi(backend.doc)), backend.send, apiKey);
   const log = createLogger('info', process.stderr);
   let closed = false;

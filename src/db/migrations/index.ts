@@ -19,6 +19,7 @@ import * as dashboard from './0019-dashboard.ts';
 import * as messageErrors from './0020-message-errors.ts';
 import * as mcpOauth from './0021-mcp-oauth.ts';
 import * as messageStatusIndex from './0022-message-status-index.ts';
+import * as webhookSecretRotation from './0024-webhook-secret-rotation.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0020-message-errors': messageErrors,
   '0021-mcp-oauth': mcpOauth,
   '0022-message-status-index': messageStatusIndex,
+  '0024-webhook-secret-rotation': webhookSecretRotation,
 };
