@@ -25,6 +25,18 @@ describe('verifyWebhook', () => {
     assert.deepEqual(verifyWebhook({ secret, body, timestamp, signature: signature.toUpperCase(), now }), { ok: false, reason: 'bad_signature' });
     assert.deepEqual(verifyWebhook({ secret, body, timestamp, signature: 'abc', now }), { ok: false, reason: 'bad_signature' });
   });
+  test('after a rotation, accepts the HMAC of its secret in either header, and nothing else', () => {
+    // During the grace: X-SocialAPI-Signature is made with the new secret, -Previous with the old.
+    const rotated = 'whsec_new';
+    const fresh = createHmac('sha256', rotated).update(`${timestamp}.${body}`).digest('hex');
+    const headers = { signature: fresh, previousSignature: signature };
+    assert.deepEqual(verifyWebhook({ secret, body, timestamp, ...headers, now }), { ok: true }, 'a receiver still on the old secret');
+    assert.deepEqual(verifyWebhook({ secret: rotated, body, timestamp, ...headers, now }), { ok: true }, 'a receiver on the new secret');
+    assert.deepEqual(verifyWebhook({ secret: 'whsec_other', body, timestamp, ...headers, now }), { ok: false, reason: 'bad_signature' });
+    assert.deepEqual(verifyWebhook({ secret, body, timestamp, signature: fresh, now }), { ok: false, reason: 'bad_signature' }, 'after the grace only the new one is sent');
+    assert.deepEqual(verifyWebhook({ secret, body: body.replace('evt_1', 'evt_2'), timestamp, ...headers, now }), { ok: false, reason: 'bad_signature' });
+    assert.deepEqual(verifyWebhook({ secret, body, timestamp, signature: fresh, previousSignature: 'zz', now }), { ok: false, reason: 'bad_signature' });
+  });
   test('refuses missing headers', () => {
     assert.deepEqual(verifyWebhook({ secret, body, timestamp: undefined, signature, now }), { ok: false, reason: 'missing_headers' });
     assert.deepEqual(verifyWebhook({ secret, body, timestamp, signature: undefined, now }), { ok: false, reason: 'missing_headers' });

@@ -208,6 +208,36 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(again?.attemptLog.map((a) => a.seq), [1, 2]);
     });
 
+    test('redelivering a delivery that waits for its retry sends it at once, and the old retry never comes', async () => {
+      const hook = await endpoint();
+      receiver.script.push({ status: 500 });
+      await t.request(`/api/v1/webhooks/${hook.id}/test`, { key, method: 'POST' });
+      await receiver.waitFor(1);
+      await settled(hook.id, 'pending');
+      const [waiting] = await deliveries(hook.id);
+      const retryAt = Date.parse(waiting?.nextAttemptAt ?? '');
+      assert.ok(retryAt - clock.now() >= 4000, 'a retry waits about 5 s');
+      // The clock stands still: only a redelivery due now can reach the receiver.
+      const res = await t.request(`/api/v1/webhooks/deliveries/${waiting?.id ?? ''}/redeliver`, { key, method: 'POST' });
+      assert.equal(res.status, 202);
+      const { delivery } = (await res.json()) as { delivery: Delivery };
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attempts, 0);
+      assert.equal(delivery.nextAttemptAt, new Date(clock.now()).toISOString(), 'due now, not at the old retry time');
+      const [, again] = await receiver.waitFor(2, 3000);
+      assert.equal(again?.headers['x-idempotency-key'], waiting?.id);
+      await settled(hook.id, 'delivered');
+      const [done] = await deliveries(hook.id);
+      assert.deepEqual([done?.attempts, done?.nextAttemptAt, done?.attemptLog.map((a) => a.responseStatus)], [1, null, [500, 200]]);
+      // The retry it replaced is gone: past its time, nothing more arrives.
+      clock.advance(retryAt - clock.now() + 60_000);
+      t.worker?.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(receiver.received.length, 2);
+      const queued = await t.runtime.deps.store.db.selectFrom('jobs').select('payload').where('kind', '=', 'webhook.send').execute();
+      assert.ok(!queued.some((j) => j.payload.includes(waiting?.id ?? '-')), JSON.stringify(queued));
+    });
+
     test('a receiver down for an hour gets every event once it is back', async () => {
       const hook = await endpoint(['post.published']);
       const port = receiver.port;

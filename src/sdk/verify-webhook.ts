@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface VerifyInput {
-  /** The endpoint's signing secret, as returned once by POST /webhooks. */
+  /** The endpoint's signing secret, as returned once by POST /webhooks (or by a rotation). */
   secret: string;
   /** The raw request body, exactly as received (not re-serialized JSON). */
   body: string | Buffer;
@@ -11,6 +11,12 @@ export interface VerifyInput {
   timestamp: string | undefined;
   /** The X-SocialAPI-Signature header. */
   signature: string | undefined;
+  /**
+   * The X-SocialAPI-Signature-Previous header. For 24 hours after POST /webhooks/{id}/secret
+   * deliveries carry it, made with the secret the rotation replaced: pass it, and a receiver still
+   * holding that secret keeps accepting deliveries until it has the new one.
+   */
+  previousSignature?: string | undefined;
   /** Seconds of clock difference accepted; the contract says 300. */
   toleranceSeconds?: number;
   /** Current time in milliseconds (tests). */
@@ -29,7 +35,13 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   const now = Math.floor((input.now ?? Date.now()) / 1000);
   if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return { ok: false, reason: 'stale_timestamp' };
   const expected = Buffer.from(signPayload(secret, timestamp, body), 'hex');
-  const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  // Either header may carry the HMAC made with this secret; both are compared, in constant time.
+  const matches = [signature, input.previousSignature].map((given) => given !== undefined && sameHex(given, expected));
+  if (!matches.includes(true)) return { ok: false, reason: 'bad_signature' };
   return { ok: true };
+}
+
+function sameHex(given: string, expected: Buffer): boolean {
+  const bytes = /^[0-9a-f]{64}$/.test(given) ? Buffer.from(given, 'hex') : Buffer.alloc(0);
+  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
 }

@@ -1,4 +1,5 @@
-// One HTTP POST of a delivery: signed afresh, 10-second limit, redirects not followed (a 3xx is a
+// One HTTP POST of a delivery: signed afresh (and with the previous secret too while a rotation's
+// grace lasts), 10-second limit, redirects not followed (a 3xx is a
 // failure), only 2xx counts, and the receiver's address checked at connection time like every
 // URL a client gives us (lib/safe-fetch.ts). Nothing here retries: the schedule belongs to the
 // send job.
@@ -14,6 +15,8 @@ export const USER_AGENT = `SocialAPI-Webhooks/${API_VERSION}`;
 export interface DeliveryRequest {
   url: string;
   secret: string;
+  /** A rotated-out secret still in its grace period: signs X-SocialAPI-Signature-Previous. */
+  previousSecret: string | null;
   deliveryId: string;
   body: string;
   now: number;
@@ -50,13 +53,14 @@ function agentFor(allowPrivate: boolean, timeoutMs: number): Promise<Agent> {
 export async function postDelivery(request: DeliveryRequest, options: PostOptions): Promise<DeliveryOutcome> {
   const { timeoutMs } = options;
   const timestamp = String(Math.floor(request.now / 1000));
-  const headers = {
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'x-socialapi-timestamp': timestamp,
     'x-socialapi-signature': signPayload(request.secret, timestamp, request.body),
     'x-idempotency-key': request.deliveryId,
   };
+  if (request.previousSecret !== null) headers['x-socialapi-signature-previous'] = signPayload(request.previousSecret, timestamp, request.body);
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {

@@ -1,5 +1,5 @@
 // Webhook endpoints and deliveries as the API shows them. The signing secret appears only in the
-// answer to POST /webhooks.
+// answers to POST /webhooks and POST /webhooks/{id}/secret.
 import { Type, type Static } from 'typebox';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
@@ -10,6 +10,10 @@ export const Webhook = Type.Object(
     id: Type.String(),
     url: Type.String(),
     events: Type.Array(Type.String({ enum: SUBSCRIBABLE_EVENTS })),
+    enabled: Type.Boolean({ description: 'False: nothing is sent; its deliveries fail without an attempt ("endpoint disabled") and can be redelivered once it is enabled.' }),
+    previousSecretExpiresAt: NullableTimestamp(
+      'After a secret rotation: until then deliveries also carry X-SocialAPI-Signature-Previous, made with the secret it replaced. Null when no previous secret is in use.',
+    ),
     createdAt: Timestamp(),
   },
   { $id: 'Webhook', title: 'Webhook' },
@@ -51,8 +55,16 @@ export type DeliveryView = Static<typeof Delivery>;
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export function presentWebhook(row: WebhookEndpointRow): WebhookView {
-  return { id: row.id, url: row.url, events: JSON.parse(row.events) as string[], createdAt: iso(row.created_at) };
+export function presentWebhook(row: WebhookEndpointRow, now: number): WebhookView {
+  const previousUntil = row.previous_secret_enc !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    enabled: row.enabled === 1,
+    previousSecretExpiresAt: isoOrNull(previousUntil),
+    createdAt: iso(row.created_at),
+  };
 }
 
 export function presentDelivery(row: WebhookDeliveryRow & { event: string }, attempts: WebhookAttemptRow[]): DeliveryView {

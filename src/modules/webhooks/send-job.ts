@@ -33,7 +33,22 @@ const loadDelivery = prepare((db, deliveryId: string) =>
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.webhook_id')
     .innerJoin('events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'w.url', 'w.secret_enc', 'e.id as eventId', 'e.type', 'e.data', 'e.created_at as eventCreatedAt'])
+    .select([
+      'd.id',
+      'd.webhook_id',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'w.url',
+      'w.secret_enc',
+      'w.enabled',
+      'w.previous_secret_enc',
+      'w.previous_secret_expires_at',
+      'e.id as eventId',
+      'e.type',
+      'e.data',
+      'e.created_at as eventCreatedAt',
+    ])
     .where('d.id', '=', deliveryId),
 );
 const markSending = prepare((db, deliveryId: string, attempt: number, now: number, dueAt: number) =>
@@ -44,6 +59,16 @@ const markSending = prepare((db, deliveryId: string, attempt: number, now: numbe
     .where('next_attempt_at', '=', dueAt)
     .where('status', 'in', ['pending', 'sending']),
 );
+// An endpoint switched off: its delivery fails without an attempt (redeliver it once it is on).
+const markDisabled = prepare((db, deliveryId: string, now: number, dueAt: number) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null, last_error: ENDPOINT_DISABLED, updated_at: now })
+    .where('id', '=', deliveryId)
+    .where('next_attempt_at', '=', dueAt)
+    .where('status', '=', 'pending'),
+);
+export const ENDPOINT_DISABLED = 'endpoint disabled: not sent';
 const lastSeq = prepare((db, deliveryId: string) => db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).where('delivery_id', '=', deliveryId));
 const insertAttempt = prepare((db, deliveryId: string, seq: number, startedAt: number, durationMs: number, status: number | null, error: string | null) =>
   db.insertInto('webhook_attempts').values({ delivery_id: deliveryId, seq, started_at: startedAt, duration_ms: durationMs, response_status: status, error }),
@@ -68,6 +93,12 @@ function openSecret(sealer: AppDeps['sealer'], sealed: string): string {
   return secret;
 }
 
+/** The rotated-out secret while its grace lasts (until previous_secret_expires_at), else null. */
+function previousSecretAt(sealer: AppDeps['sealer'], row: { previous_secret_enc: string | null; previous_secret_expires_at: number | null }, now: number): string | null {
+  if (row.previous_secret_enc === null || row.previous_secret_expires_at === null || now >= row.previous_secret_expires_at) return null;
+  return openSecret(sealer, row.previous_secret_enc);
+}
+
 export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'config' | 'metrics'>) {
   const { store, clock, sealer, config } = deps;
   const gate = new EndpointGate(PER_ENDPOINT_IN_FLIGHT);
@@ -79,6 +110,10 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
       const [row] = (await loadDelivery.execute(db, deliveryId)).rows;
       // Gone with its endpoint, settled, or redelivered/rescheduled since this job was queued.
       if (!row || row.status === 'delivered' || row.status === 'failed' || row.next_attempt_at !== dueAt) return;
+      if (!row.enabled) {
+        await markDisabled.execute(db, deliveryId, clock.now(), dueAt);
+        return;
+      }
 
       if (!(await gate.acquire(row.webhook_id, WAIT_MS))) {
         await enqueue(db, store, clock.now(), webhookSend, { deliveryId, dueAt }, { runAt: clock.now() + DEFER_MS });
@@ -99,7 +134,18 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
 
   /** `release` gives the endpoint's slot back; called once the receiver has answered. */
   async function attemptDelivery(
-    row: { id: string; attempts: number; url: string; secret_enc: string; eventId: string; type: string; data: string; eventCreatedAt: number },
+    row: {
+      id: string;
+      attempts: number;
+      url: string;
+      secret_enc: string;
+      previous_secret_enc: string | null;
+      previous_secret_expires_at: number | null;
+      eventId: string;
+      type: string;
+      data: string;
+      eventCreatedAt: number;
+    },
     dueAt: number,
     release: () => void,
   ): Promise<void> {
@@ -112,7 +158,7 @@ export function webhookSendJob(deps: Pick<AppDeps, 'store' | 'clock' | 'sealer' 
 
     const body = `{"id":${JSON.stringify(row.eventId)},"event":${JSON.stringify(row.type)},"createdAt":"${new Date(row.eventCreatedAt).toISOString()}","data":${row.data}}`;
     const outcome = await postDelivery(
-      { url: row.url, secret: openSecret(sealer, row.secret_enc), deliveryId, body, now: startedAt },
+      { url: row.url, secret: openSecret(sealer, row.secret_enc), previousSecret: previousSecretAt(sealer, row, startedAt), deliveryId, body, now: startedAt },
       { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateUrls },
     );
     release();

@@ -36,7 +36,7 @@ export function createWebhook(api: Api): void {
       const { deps } = request.server;
       const url = await checkEndpointUrl('url', request.body.url, deps.config.allowPrivateUrls);
       const { row, secret } = await create(tenantOf(request), deps, { url, events: request.body.events as EventType[] | undefined });
-      return reply.code(201).send({ webhook: { ...presentWebhook(row), secret } });
+      return reply.code(201).send({ webhook: { ...presentWebhook(row, deps.clock.now()), secret } });
     },
   );
 }

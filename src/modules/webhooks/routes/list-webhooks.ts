@@ -16,6 +16,9 @@ export function listWebhooks(api: Api): void {
         response: { 200: Type.Object({ webhooks: Type.Array(Type.Ref('Webhook')) }), ...errorResponses() },
       },
     },
-    async (request) => ({ webhooks: (await list(tenantOf(request))).map(presentWebhook) }),
+    async (request) => {
+      const now = request.server.deps.clock.now();
+      return { webhooks: (await list(tenantOf(request))).map((row) => presentWebhook(row, now)) };
+    },
   );
 }
