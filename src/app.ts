@@ -8,6 +8,7 @@ import { registerBodyIdleTimeout } from './http/body-idle.ts';
 import { clientErrorHandler, registerHostRequired } from './http/client-errors.ts';
 import { ErrorBody, handleError, handleFrameworkError, handleNotFound, MAX_PARAM_LENGTH } from './http/errors.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerStrictInput } from './http/strict-input.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       registerAuth(api, authenticator, accessTokens);
       registerTextGuard(api);
       registerRateLimit(api, limiter);
+      registerStrictInput(api);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
       for (const route of appRoutes.api) route(api);
       done();

@@ -68,7 +68,7 @@ describe('tools from an API document', () => {
   test('a body that is not an object is the input field body', () => {
     const tool = byName.get('replace_list');
     assert.ok(tool);
-    assert.deepEqual(tool.inputSchema, { type: 'object', properties: { body: { type: 'array', items: { type: 'string' } } }, required: ['body'] });
+    assert.deepEqual(tool.inputSchema, { type: 'object', properties: { body: { type: 'array', items: { type: 'string' } } }, required: ['body'], additionalProperties: false });
     assert.deepEqual(requestFor(tool.operation, { body: ['x'] }).body, ['x']);
   });
 

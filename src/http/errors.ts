@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { unknownNameProblem } from '../lib/closest-name.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -123,6 +124,10 @@ interface AjvIssue {
   message?: string;
   keyword?: string;
   params?: Record<string, unknown>;
+  /** The schema holding the failed keyword (Ajv's `verbose`): an unknown field's siblings. */
+  parentSchema?: unknown;
+  /** The value it judged (Ajv's `verbose`). */
+  data?: unknown;
 }
 
 const PREFIXES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
@@ -155,15 +160,45 @@ function describeIssue(issue: AjvIssue): string {
       return 'required';
     case 'enum':
       return `must be one of ${(Array.isArray(params.allowedValues) ? params.allowedValues : []).join(', ')}`;
-    case 'additionalProperties':
-      return `unknown field ${formatField('', [String(params.additionalProperty)])}`;
     default:
       return issue.message ?? 'invalid';
   }
 }
 
+/** The names the object declares, for "did you mean". */
+function declaredNames(schema: unknown): string[] {
+  const properties = typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
+ * An unknown field (or query parameter) is named with its own path, and the declared name it
+ * looks like, if one does: "platforms[0].acountId: unknown field (did you mean accountId?)".
+ * The suggestion is given only for a name the answer shows as sent.
+ */
+function unknownMessage(context: string | undefined, issue: AjvIssue, name: string): string {
+  const what = context === 'querystring' ? 'parameter' : 'field';
+  const field = fieldPath(context, issue.instancePath ?? '', name);
+  return `${field}: ${PLAIN_SEGMENT.test(name) ? unknownNameProblem(what, name, declaredNames(issue.parentSchema)) : `unknown ${what}`}`;
+}
+
+/**
+ * Ajv checks `required` before unknown fields, so a misspelt required field would be reported
+ * missing; the field sent under the wrong name is the better answer: "acountId: unknown field
+ * (did you mean accountId?)" rather than "accountId: required".
+ */
+function misspeltRequired(issue: AjvIssue): string | undefined {
+  const schema = issue.parentSchema as { additionalProperties?: unknown } | undefined;
+  if (issue.keyword !== 'required' || schema?.additionalProperties !== false) return undefined;
+  if (typeof issue.data !== 'object' || issue.data === null || Array.isArray(issue.data)) return undefined;
+  const declared = new Set(declaredNames(schema));
+  return Object.keys(issue.data).find((name) => !declared.has(name));
+}
+
 export function validationMessage(context: string | undefined, issues: AjvIssue[]): string {
   const issue = issues[0] ?? {};
+  const unknown = issue.keyword === 'additionalProperties' ? issue.params?.additionalProperty : misspeltRequired(issue);
+  if (typeof unknown === 'string') return unknownMessage(context, issue, unknown);
   const missing = issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string' ? issue.params.missingProperty : undefined;
   return `${fieldPath(context, issue.instancePath ?? '', missing)}: ${describeIssue(issue)}`;
 }

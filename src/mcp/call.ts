@@ -3,6 +3,8 @@
 // own, so a 2xx body is the result and an error is an error result with its status, code and
 // message, as the HTTP caller would see them.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { formatField } from '../http/errors.ts';
+import { unknownNameProblem } from '../lib/closest-name.ts';
 import type { ToolOperation } from './tools.ts';
 
 export interface ApiRequest {
@@ -26,6 +28,17 @@ export class ToolInputError extends Error {}
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+/**
+ * The first argument the tool does not declare, as the 400 names it ("schedule: unknown argument
+ * (did you mean scheduledFor?)"), or null. Arguments are checked here, by the names the tool
+ * lists, so none is dropped and none is named with the API's body or query prefix.
+ */
+export function unknownArgument(inputSchema: { properties: Record<string, unknown> }, args: Record<string, unknown>): string | null {
+  const name = Object.keys(args).find((arg) => !Object.hasOwn(inputSchema.properties, arg));
+  if (name === undefined) return null;
+  return `${formatField('', [name])}: ${unknownNameProblem('argument', name, Object.keys(inputSchema.properties))}`;
 }
 
 export function requestFor(operation: ToolOperation, args: Record<string, unknown>): ApiRequest {
@@ -52,7 +65,7 @@ export function requestFor(operation: ToolOperation, args: Record<string, unknow
   }
   const search = query.toString();
   const request: ApiRequest = { method: operation.method, path: search ? `${path}?${search}` : path, headers };
-  // The rest is the body: unknown names included, which the API drops as it does over HTTP.
+  // The rest is the body (unknownArgument refused any name the tool does not declare first).
   if (operation.body === 'fields') {
     if (Object.keys(rest).length || operation.bodyRequired) request.body = rest;
   } else if (operation.body === 'whole') {

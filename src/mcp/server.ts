@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../http/openapi.ts';
-import { inputErrorResult, requestFor, resultOf, ToolInputError, unreachableResult } from './call.ts';
+import { inputErrorResult, requestFor, resultOf, ToolInputError, unknownArgument, unreachableResult } from './call.ts';
 import { messageOf } from '../lib/errors.ts';
 import type { ApiSender } from './senders.ts';
 import type { ApiTool } from './tools.ts';
@@ -34,6 +34,8 @@ export function catalogOf(tools: ApiTool[]): ToolCatalog {
 export async function callTool(catalog: ToolCatalog, send: ApiSender, bearer: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const tool = catalog.byName.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const unknown = unknownArgument(tool.inputSchema, args);
+  if (unknown !== null) return inputErrorResult(unknown);
   let request;
   try {
     request = requestFor(tool.operation, args);

@@ -31,7 +31,8 @@ export interface ApiTool {
   name: string;
   operationId: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
+  /** Closed: an argument the tool does not list is refused (callTool), as the API refuses unknown fields. */
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties: false };
   annotations: ToolAnnotations;
   operation: ToolOperation;
 }
@@ -111,7 +112,7 @@ function toolFor(method: string, path: string, op: OpenApiOperation & { operatio
     name: toolName(op.operationId),
     operationId: op.operationId,
     description,
-    inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}) },
+    inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false },
     annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
     operation,
   };

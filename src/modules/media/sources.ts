@@ -3,9 +3,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { Config } from '../../config.ts';
-import { ApiError, errors } from '../../http/errors.ts';
+import { ApiError, errors, formatField } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
 import { assertText, textProblem } from '../../http/text-guard.ts';
+import { unknownNameProblem } from '../../lib/closest-name.ts';
 import { FetchFailedError, ResponseTooLargeError, safeFetch, UrlRefusedError, type SafeResponse } from '../../lib/safe-fetch.ts';
 import { isMediaType, MEDIA_TYPES, type MediaType } from './detect.ts';
 import { cleanFileName, discardUpload, mismatch, storeUpload, tooLarge, type StoredUpload } from './ingest.ts';
@@ -14,6 +15,8 @@ import { cleanFileName, discardUpload, mismatch, storeUpload, tooLarge, type Sto
 export const URL_FETCH_TIMEOUT_MS = 10 * 60_000;
 /** Room for the multipart framing and the small fields around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** The parts a multipart upload takes. */
+const MULTIPART_FIELDS = ['file', 'fileName', 'mimeType'];
 
 export interface Upload {
   stored: StoredUpload;
@@ -49,6 +52,11 @@ function explainMultipart(error: unknown): ApiError | null {
   return null;
 }
 
+/** A form field the upload does not take is refused, as an unknown JSON field is (issue 29). */
+function unknownField(name: string): ApiError {
+  return errors.invalid(formatField('', [name]), unknownNameProblem('field', name, MULTIPART_FIELDS));
+}
+
 /**
  * multipart/form-data: the part `file`, and optional text fields `fileName` and `mimeType`. The
  * file is streamed to the store as it arrives. Fields may come before or after the file; a
@@ -68,6 +76,7 @@ export async function fromMultipart(request: FastifyRequest, config: Config): Pr
         assertText(part.fieldname, part.value);
         if (part.fieldname === 'mimeType') declared = declaredType('mimeType', part.value);
         else if (part.fieldname === 'fileName') fileName = typeof part.value === 'string' ? part.value : null;
+        else throw unknownField(part.fieldname);
         continue;
       }
       if (part.fieldname !== 'file') {
