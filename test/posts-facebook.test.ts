@@ -65,7 +65,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(edges(draft.pageId, start), [['feed', { message: 'From the bakery', published: 'false' }]]);
       const [first, second, third] = post.targets;
       assert.match(first?.platformPostId ?? '', new RegExp(`^${text.pageId}_\\d+$`));
-      assert.match(first?.url ?? '', /^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/);
+      assert.match(first?.url ?? '', new RegExp(`^${t.url}/sandbox/www\\.facebook\\.com/\\d+/posts/\\d+$`));
       const comments = [...t.sandbox.meta.fbComments.values()].filter((c) => c.postId === first?.platformPostId);
       assert.deepEqual(comments.map((c) => [c.message, c.fromId]), [['Opening hours in the comments', text.pageId]]);
       assert.equal(fbPost(second?.platformPostId)?.link, 'https://example.com/menu');

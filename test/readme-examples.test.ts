@@ -73,6 +73,18 @@ for (const dialect of DIALECTS) {
         );
         assert.equal(post.status, 'published', `${platform}: ${JSON.stringify(post.targets)}`);
         assert.ok(post.targets[0]?.platformPostId, `${platform}: the platform's id is kept`);
+        // As the README says: the url opens the post, on the sandbox's own page; the tiktok
+        // example is SELF_ONLY, which has no public id and so no url.
+        const url = post.targets[0]?.url ?? null;
+        if (platform === 'tiktok') {
+          assert.equal(url, null, 'a SELF_ONLY tiktok post has no url');
+          continue;
+        }
+        assert.ok(url?.startsWith(`${t.url}/sandbox/`), `${platform}: ${url ?? 'no url'}`);
+        const opened = await fetch(url ?? '');
+        assert.equal(opened.status, 200, `${platform}: ${url ?? ''}`);
+        assert.match(opened.headers.get('content-type') ?? '', /^text\/html/);
+        assert.match(await opened.text(), /\(sandbox\)/);
       }
     });
   });

@@ -13,6 +13,7 @@ import type { PlatformHttp } from '../http.ts';
 import { FACEBOOK_GRAPH } from '../meta/graph.ts';
 import { str } from '../json.ts';
 import { followUp, graphCaller } from '../meta/publish-steps.ts';
+import { postUrl } from '../post-url.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { findFeedPost, findPageComment, findStory } from './reconcile.ts';
 import { publishFeedVideo, publishUploadedVideo, type VideoResult, type VideoStep } from './publish-video.ts';
@@ -52,7 +53,7 @@ export function facebookPublisher(http: PlatformHttp): Publisher<FacebookOptions
         if (waiting) return waiting;
       }
       const permalink = (progress.followUps as Record<string, { done?: unknown }> | undefined)?.permalink?.done;
-      return { status: 'published', platformPostId: postId, url: typeof permalink === 'string' ? permalink : null };
+      return { status: 'published', platformPostId: postId, url: postUrl(http, typeof permalink === 'string' ? permalink : null, 'https://www.facebook.com') };
     },
   };
 }

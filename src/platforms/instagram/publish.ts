@@ -15,6 +15,7 @@ import { confirmedLook, lookBack } from '../look-back.ts';
 import { graphLook } from '../meta/graph-look.ts';
 import { containerFailure } from '../meta/errors.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
+import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { INSTAGRAM_GRAPH } from './instagram-login.ts';
@@ -107,7 +108,7 @@ export function instagramPublisher(http: PlatformHttp): Publisher<InstagramOptio
         await followUp(progress, save, 'commentsOff', async () => (await call('POST', `/${mediaId}`, { comment_enabled: 'false' }), true));
       }
       const permalink = (progress.followUps as Record<string, { done?: unknown }> | undefined)?.permalink?.done;
-      return { status: 'published', platformPostId: mediaId, url: typeof permalink === 'string' ? permalink : null };
+      return { status: 'published', platformPostId: mediaId, url: postUrl(http, typeof permalink === 'string' ? permalink : null, 'https://www.instagram.com') };
     },
   };
 }

@@ -6,6 +6,7 @@ import type { RedditOptions } from './options.ts';
 import type { PlatformHttp } from '../http.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
 import { confirmedLook } from '../look-back.ts';
+import { postUrl } from '../post-url.ts';
 import type { PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { redditEnvelopeError, redditHttpError } from './errors.ts';
 
@@ -72,11 +73,12 @@ export function redditPublisher(http: PlatformHttp, userAgent: string): Publishe
           madeAt: (link) => (typeof link.created_utc === 'number' ? link.created_utc * 1000 : null),
           matches: async (link) => link.title === title && (link.subreddit ?? '').toLowerCase() === subreddit.toLowerCase() && !!link.name && !(await isTaken(link.name)),
         });
-        return found?.name ? { platformPostId: found.name, url: found.url ?? null } : null;
+        // The listing's `url` is a link post's target; the post's own address is its permalink.
+        return found?.name ? { platformPostId: found.name, url: found.permalink ?? found.url ?? null } : null;
       };
       const result = await createOnce({ platform: 'reddit', progress, store: () => save(progress), now, inFlightMs }, { key: 'submit', make: submitOnce, find });
       if (isWaiting(result)) return result;
-      return { status: 'published', platformPostId: result.platformPostId, url: result.url };
+      return { status: 'published', platformPostId: result.platformPostId, url: postUrl(http, result.url, 'https://www.reddit.com') };
     },
   };
 }
@@ -87,6 +89,8 @@ interface SubmittedLink {
   subreddit?: string;
   created_utc?: number;
   url?: string;
+  /** Relative: /r/{subreddit}/comments/{id}/{slug}/. */
+  permalink?: string;
 }
 
 /** A reddit Listing: `after` is the fullname to ask the next page after, null on the last. */

@@ -11,6 +11,7 @@ import { PlatformError } from '../errors.ts';
 import { obj, strings, text, type Json } from '../json.ts';
 import { lookBack } from '../look-back.ts';
 import { graphLook } from '../meta/graph-look.ts';
+import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
 import { graphBody } from '../meta/errors.ts';
@@ -150,7 +151,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
       }
       const rootId = state[0]?.mediaId ?? null;
       let url: string | null = null;
-      if (rootId) url = str((await call('GET', `/${rootId}?fields=id,permalink`)).permalink) ?? null;
+      if (rootId) url = postUrl(http, str((await call('GET', `/${rootId}?fields=id,permalink`)).permalink), 'https://www.threads.net');
       return { status: 'published', platformPostId: rootId, url };
     },
   };

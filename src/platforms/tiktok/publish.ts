@@ -8,6 +8,7 @@ import type { TiktokOptions } from './options.ts';
 import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
+import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber, progressString } from '../publisher.ts';
 import { list, obj, str, strings, text } from '../json.ts';
 import { confirmedLook } from '../look-back.ts';
@@ -15,6 +16,7 @@ import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from 
 import { tiktokFailure, tiktokPublishError } from './errors.ts';
 
 const API = 'https://open.tiktokapis.com';
+const TIKTOK_SITE = 'https://www.tiktok.com';
 const MAX_CHECKS = 20;
 
 const flag = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
@@ -74,7 +76,7 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
         if (isWaiting(made)) return made;
         if (typeof made !== 'string') {
           await save({ ...progress, adopted: made.postId });
-          return { status: 'published', platformPostId: made.postId, url: made.url };
+          return { status: 'published', platformPostId: made.postId, url: postUrl(http, made.url, TIKTOK_SITE) };
         }
         publishId = made;
         await save({ ...progress, publishId, checks: 0 });
@@ -141,7 +143,7 @@ export function tiktokPublisher(http: PlatformHttp, settleMs: number): Publisher
             const [postId] = Array.isArray(status.publicaly_available_post_id) ? status.publicaly_available_post_id.map(String) : [];
             if (!postId) return { status: 'published', platformPostId: publishId, url: null };
             const handle = account.username ? `@${account.username}` : '@';
-            return { status: 'published', platformPostId: postId, url: `https://www.tiktok.com/${handle}/${photo ? 'photo' : 'video'}/${postId}` };
+            return { status: 'published', platformPostId: postId, url: postUrl(http, `${TIKTOK_SITE}/${handle}/${photo ? 'photo' : 'video'}/${postId}`, TIKTOK_SITE) };
           }
           case 'FAILED':
             // Nothing was posted: a retry starts a new publish rather than re-reading this one.

@@ -1,4 +1,5 @@
-// www.instagram.com and api.instagram.com (authorize and code exchange) and graph.instagram.com
+// www.instagram.com (authorize, and the page of each post its permalinks open), api.instagram.com
+// (authorize and code exchange) and graph.instagram.com
 // (Instagram Login tokens): the account, containers, media, comments and messaging nodes, which
 // are the same as on graph.facebook.com with the Instagram Login access rules (access.ts).
 import type { RouteContext } from '../core/router.ts';
@@ -15,12 +16,14 @@ import { instagramUserNode } from './user-node.ts';
 import { exchangeLongLived, refreshLongLived } from '../meta/token-exchange.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { instagramCodeExchange, instagramConsent, instagramFlavour } from './login.ts';
+import { registerInstagramPostPages } from './post-page.ts';
 
 export const instagramToken = (ctx: RouteContext, input: GraphInput) => graphToken(ctx, input, { platforms: ['instagram'] });
 
 export function instagramWebHosts(): Host[] {
   const www = new Host('www.instagram.com', graphHostErrors);
   registerConsent(www, '/oauth/authorize', instagramConsent);
+  registerInstagramPostPages(www);
   const api = new Host('api.instagram.com', graphHostErrors);
   registerConsent(api, '/oauth/authorize', instagramConsent);
   api.post('/oauth/access_token', instagramCodeExchange);

@@ -1,10 +1,12 @@
-// www.reddit.com (authorize, tokens) and oauth.reddit.com (the API).
+// www.reddit.com (authorize, tokens, and the page of each post its permalinks open) and
+// oauth.reddit.com (the API).
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { comment, del, editUserText, info, linkFlair, me, submitted } from './api.ts';
 import { commentTree, moreChildren } from './comments.ts';
 import { redditHostErrors } from './errors.ts';
 import { redditAccessToken, redditConsent, redditRevoke } from './login.ts';
+import { registerRedditPostPages } from './post-page.ts';
 import { submit } from './submit.ts';
 
 export function redditHosts(): Host[] {
@@ -12,6 +14,7 @@ export function redditHosts(): Host[] {
   registerConsent(www, '/api/v1/authorize', redditConsent);
   registerConsent(www, '/api/v1/authorize.compact', redditConsent);
   www.post('/api/v1/access_token', redditAccessToken).post('/api/v1/revoke_token', redditRevoke);
+  registerRedditPostPages(www);
   const api = new Host('oauth.reddit.com', redditHostErrors)
     .get('/api/v1/me', me)
     .post('/api/submit', submit)

@@ -1,10 +1,11 @@
-// www.tiktok.com (the authorize page), open.tiktokapis.com (OAuth, user info, Content Posting
-// API) and open-upload.tiktokapis.com (FILE_UPLOAD chunks).
+// www.tiktok.com (the authorize page, and the page of each public post), open.tiktokapis.com
+// (OAuth, user info, Content Posting API) and open-upload.tiktokapis.com (FILE_UPLOAD chunks).
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { tiktokHostErrors } from './envelope.ts';
 import { contentInit, inboxVideoInit, videoInit } from './init.ts';
 import { tiktokConsent, tiktokRevoke, tiktokToken } from './login.ts';
+import { registerTikTokPostPages } from './post-page.ts';
 import { creatorInfo, userInfo } from './profile.ts';
 import { videoList } from './videos.ts';
 import { videoQuery } from './video-query.ts';
@@ -14,6 +15,7 @@ import { uploadChunk } from './upload.ts';
 export function tiktokHosts(): Host[] {
   const web = new Host('www.tiktok.com', tiktokHostErrors);
   registerConsent(web, '/v2/auth/authorize', tiktokConsent);
+  registerTikTokPostPages(web);
   const api = new Host('open.tiktokapis.com', tiktokHostErrors)
     .post('/v2/oauth/token', tiktokToken)
     .post('/v2/oauth/revoke', tiktokRevoke)
