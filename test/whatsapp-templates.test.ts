@@ -2,12 +2,14 @@
 // PENDING, the request the sandbox received), the Cloud API's rejections as 400 template_error
 // naming what is wrong, bad input as a 400 naming the field before any call, list with the
 // filters and paging through an opaque cursor, get, delete of one language or of every
-// language of a name, the error table's codes, another organization's account (404) and a
+// language of a name, the error table's codes, another organization's account (404), a
+// template of another business account under the same token (404, nothing deleted) and a
 // non-WhatsApp account (400 not_supported).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from './harness/databases.ts';
-import { addRedditAccount, api, callsSince, codeOf, connectNumber, control, firstWaba, mark, startWhatsAppApp, type WhatsAppApp } from './whatsapp-support.ts';
+import { addWhatsAppBusiness } from '../src/sandbox/whatsapp/seed.ts';
+import { addRedditAccount, api, callsSince, codeOf, connectNumber, control, firstWaba, mark, startWhatsAppApp, whatsappUserToken, type WhatsAppApp } from './whatsapp-support.ts';
 
 interface Template {
   id: string;
@@ -189,6 +191,38 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(codeOf(res), [status, answer], `code ${code}`);
         assert.match(res.body.error?.message ?? '', /^whatsapp: /);
       }
+    });
+
+    test('a template of another business account under the same token is 404 for get and delete, and nothing is deleted', async () => {
+      // The same person owns a second WABA: the one token reaches both, and the organization connects its number too.
+      const { waba: second, phoneNumbers } = addWhatsAppBusiness(t.sandbox, { ownerUserId: firstWaba(t).ownerUserId, name: 'Sandbox Bakery Two' });
+      const connected = await api(t, key, 'POST', '/whatsapp/connect', { accessToken: await whatsappUserToken(t), wabaId: second.id, phoneNumberId: phoneNumbers[0]?.id });
+      assert.equal(connected.status, 201, JSON.stringify(connected.body));
+      const secondPath = `/whatsapp/accounts/${(connected.body.account as { id: string }).id}/templates`;
+      const secondCreated = async (name: string): Promise<Template> => {
+        const res = await api(t, key, 'POST', secondPath, { name, language: 'en_US', category: 'UTILITY', components: body('From the second') });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return res.body.template as Template;
+      };
+      const theirs = await secondCreated('second_only');
+      // A name both WABAs have: deleting every language of it must not reach the first WABA's.
+      const ours = await created({ name: 'shared_name', language: 'en_US', category: 'UTILITY', components: body('From the first') });
+      const theirsShared = await secondCreated('shared_name');
+      assert.equal((await api(t, key, 'GET', `${secondPath}/${theirs.id}`)).status, 200, 'its own account reads it');
+
+      const seq = mark(t);
+      for (const id of [theirs.id, theirsShared.id]) {
+        assert.deepEqual(codeOf(await api(t, key, 'GET', `${path}/${id}`)), [404, null], `GET ${id}`);
+        assert.deepEqual(codeOf(await api(t, key, 'DELETE', `${path}/${id}`)), [404, null], `DELETE ${id}`);
+        assert.deepEqual(codeOf(await api(t, key, 'DELETE', `${path}/${id}?allLanguages=true`)), [404, null], `DELETE ${id} allLanguages`);
+      }
+      assert.deepEqual(callsSince(t, seq).filter((c) => c.method === 'DELETE'), [], 'no delete reached the platform');
+      const statuses = [theirs, theirsShared, ours].map((x) => t.sandbox.whatsapp.templates.get(x.id)?.status);
+      assert.ok(statuses.every((status) => status !== 'DELETED'), String(statuses));
+      // Each account still reads and deletes its own.
+      assert.equal((await api(t, key, 'GET', `${path}/${ours.id}`)).status, 200);
+      assert.equal((await api(t, key, 'DELETE', `${secondPath}/${theirsShared.id}?allLanguages=true`)).status, 200);
+      assert.deepEqual([t.sandbox.whatsapp.templates.get(theirsShared.id)?.status, t.sandbox.whatsapp.templates.get(ours.id)?.status], ['DELETED', 'PENDING']);
     });
 
     test("another organization's account is 404, a reddit account 400 not_supported, neither calls the platform", async () => {

@@ -1,10 +1,12 @@
 // WhatsApp templates and media against the sandbox (platforms.md §7.2, §7.5, §7.6, §7.7):
 // template review on the sandbox clock with its status webhook, list filters and paging,
-// template sends with parameter errors, marketing limits, deletion; media upload (multipart,
-// real bytes), its node, the authenticated download, link media fetched for real, deletion.
+// template sends with parameter errors, marketing limits, deletion, two WABAs under one token;
+// media upload (multipart, real bytes), its node, the authenticated download, link media
+// fetched for real, deletion.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { addWhatsAppBusiness } from '../../src/sandbox/whatsapp/seed.ts';
 import { fileServer, graphErrorOf, json, samples, type FileServer } from './helpers.ts';
 import { whatsappRig, type WhatsAppRig } from './whatsapp-setup.ts';
 
@@ -163,5 +165,20 @@ describe('WhatsApp templates and media', () => {
     assert.deepEqual(await json(await rig.call(`/${wabaId}/message_templates?name=order_update`, token, { method: 'DELETE' })), { success: true });
     assert.equal(await waCode(await send({ type: 'template', template: { name: 'order_update', language: { code: 'en_US' } } })), 132001);
     assert.equal((await graphErrorOf(await rig.call(`/${wabaId}/message_templates?name=order_update`, token, { method: 'DELETE' }))).code, 100);
+  });
+
+  test("two WABAs under one token: each lists only its own templates, the template node reads either, a delete finds only its WABA's", async () => {
+    const owner = rig.sb.state.whatsapp.wabas.get(wabaId)?.ownerUserId;
+    const second = addWhatsAppBusiness(rig.sb.state, { ownerUserId: owner, name: 'Second business' }).waba.id;
+    const make = async (waba: string) => (await json(await rig.call(`/${waba}/message_templates`, token, { json: { name: 'two_wabas', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] } }))).id as string;
+    const first = await make(wabaId);
+    const other = await make(second);
+    const listed = async (waba: string) => ((await json(await rig.call(`/${waba}/message_templates?name=two_wabas&fields=id`, token))).data as Array<{ id: string }>).map((x) => x.id);
+    assert.deepEqual(await listed(wabaId), [first]);
+    assert.deepEqual(await listed(second), [other]);
+    // The node answers for the token's every WABA: only the list says whose a template is.
+    assert.equal((await json(await rig.call(`/${other}?fields=id,name`, token))).id, other);
+    assert.equal((await graphErrorOf(await rig.call(`/${wabaId}/message_templates?name=two_wabas&hsm_id=${other}`, token, { method: 'DELETE' }))).code, 100);
+    assert.equal(rig.sb.state.whatsapp.templates.get(other)?.status, 'PENDING');
   });
 });

@@ -88,7 +88,7 @@ export interface WhatsAppBusiness {
   listTemplates(credentials: AccountCredentials, filter: TemplateFilter): Promise<{ templates: WhatsAppTemplate[]; after: string | null }>;
   /** Submits a template for review: its id and status (PENDING). */
   createTemplate(credentials: AccountCredentials, template: NewTemplate): Promise<{ id: string; status: string; category: string }>;
-  /** Null when no such template is visible to the account. */
+  /** Null when the account's business account has no such template (another WABA's under the same token included). */
   getTemplate(credentials: AccountCredentials, templateId: string): Promise<WhatsAppTemplate | null>;
   /** One language (by its id) or, with templateId null, every language of the name. */
   deleteTemplate(credentials: AccountCredentials, input: { name: string; templateId: string | null }): Promise<void>;

@@ -1,16 +1,20 @@
 // Message templates of the number's business account (platforms.md §7.5):
 // `/{waba-id}/message_templates` lists (filters status, name, category, language; Graph cursor
 // paging), creates (submitted for review, PENDING) and deletes (by name: every language; with
-// hsm_id: that one); `/{template-id}` reads one.
+// hsm_id: that one); `/{template-id}` reads one. A token may reach several business accounts
+// and `/{template-id}` reads a template of any of them, so a template is the account's only when
+// its own WABA lists it (by name and language, which the template read gives).
 import type { PlatformContext } from '../context.ts';
 import { PlatformError } from '../errors.ts';
 import { list, obj, str, type Json } from '../json.ts';
 import { metaString, type AccountCredentials } from '../types.ts';
 import type { NewTemplate, TemplateFilter, WhatsAppTemplate } from './capability.ts';
-import { cloudCaller } from './cloud.ts';
+import { cloudCaller, type CloudCall } from './cloud.ts';
 import { isUnknownObject } from './errors.ts';
 
 const FIELDS = 'id,name,language,status,category,components,parameter_format,quality_score,rejected_reason,previous_category';
+/** Pages of the WABA's list read to find one template: its name and language leave a handful (the name filter also matches longer names). */
+const MEMBERSHIP_PAGES = 10;
 
 function wabaOf(credentials: AccountCredentials): string {
   const waba = metaString(credentials.metadata, 'wabaId');
@@ -68,13 +72,29 @@ export async function createTemplate(ctx: PlatformContext, credentials: AccountC
   return { id, status: str(body.status) ?? 'PENDING', category: str(body.category) ?? template.category };
 }
 
+/** Whether the account's WABA lists the template. */
+async function listedByWaba(call: CloudCall, credentials: AccountCredentials, template: WhatsAppTemplate): Promise<boolean> {
+  let after: string | undefined;
+  for (let page = 0; page < MEMBERSHIP_PAGES; page++) {
+    const body = await call('GET', `/${wabaOf(credentials)}/message_templates`, { query: { fields: 'id', name: template.name, language: template.language, limit: 100, after } });
+    if (list(body.data).some((item) => str(obj(item).id) === template.id)) return true;
+    const paging = obj(body.paging);
+    after = (str(paging.next) ? str(obj(paging.cursors).after) : null) ?? undefined;
+    if (after === undefined) return false;
+  }
+  return false;
+}
+
 export async function getTemplate(ctx: PlatformContext, credentials: AccountCredentials, templateId: string): Promise<WhatsAppTemplate | null> {
+  const call = cloudCaller(ctx, credentials.accessToken);
+  let template: WhatsAppTemplate;
   try {
-    return templateOf(await cloudCaller(ctx, credentials.accessToken)('GET', `/${templateId}`, { query: { fields: FIELDS } }));
+    template = templateOf(await call('GET', `/${templateId}`, { query: { fields: FIELDS } }));
   } catch (error) {
     if (isUnknownObject(error)) return null;
     throw error;
   }
+  return (await listedByWaba(call, credentials, template)) ? template : null;
 }
 
 export async function deleteTemplate(ctx: PlatformContext, credentials: AccountCredentials, input: { name: string; templateId: string | null }): Promise<void> {
