@@ -4,6 +4,7 @@
 // recorded, escaping of user content, isolation between organizations, and keys and webhooks
 // made in the dashboard working against the API.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './harness/cli.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
@@ -267,6 +268,72 @@ for (const dialect of DIALECTS) {
         assert.equal((await db().selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.id).execute()).length, 0);
       } finally {
         await hooks.stop();
+      }
+    });
+
+    test('webhooks: edited in place keeping the secret, the secret rotated and shown once, deliveries with attempts and the next attempt time', async () => {
+      const tenant = await t.tenant();
+      const first = await new Receiver().start();
+      const second = await new Receiver().start();
+      try {
+        const client = await signedIn(t, tenant.organizationId);
+        const created = await client.submit('/dashboard/webhooks', { url: first.url, events: ['post.published'] });
+        const secret = /<code id="new-secret">(whsec_[\w-]+)<\/code>/.exec(created.text)?.[1] ?? '';
+        assert.ok(secret);
+        const endpoint = await db().selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', tenant.organizationId).executeTakeFirstOrThrow();
+        const list = await client.open('/dashboard/webhooks');
+        assert.match(list.text, new RegExp(`action="/dashboard/webhooks/${endpoint.id}/edit"`));
+        assert.match(list.text, new RegExp(`action="/dashboard/webhooks/${endpoint.id}/secret"`));
+
+        // Edit: another URL and events, switched off; a bad URL or no event names the field; without CSRF nothing changes.
+        assert.equal((await client.submit(`/dashboard/webhooks/${endpoint.id}/edit`, { url: second.url, events: ['post.failed'] }, null)).status, 403);
+        const badUrl = await client.submit(`/dashboard/webhooks/${endpoint.id}/edit`, { url: 'not a url', events: ['post.failed'] });
+        assert.equal(badUrl.status, 400);
+        assert.match(badUrl.text, /url: /);
+        const noEvents = await client.submit(`/dashboard/webhooks/${endpoint.id}/edit`, { url: second.url });
+        assert.equal(noEvents.status, 400);
+        assert.match(noEvents.text, /“events”: choose at least one/);
+        const saved = await client.submit(`/dashboard/webhooks/${endpoint.id}/edit`, { url: second.url, events: ['post.failed', 'post.approved'] });
+        assert.deepEqual([saved.status, saved.location], [303, '/dashboard/webhooks?done=updated']);
+        const edited = await db().selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+        assert.deepEqual([edited.url, JSON.parse(edited.events), edited.enabled, edited.secret_enc], [second.url, ['post.failed', 'post.approved'], 0, endpoint.secret_enc]);
+        assert.match((await client.open('/dashboard/webhooks')).text, /badge-disabled/);
+        assert.equal((await client.submit(`/dashboard/webhooks/${endpoint.id}/edit`, { url: second.url, events: ['post.failed'], enabled: '1' })).status, 303);
+        assert.equal((await db().selectFrom('webhook_endpoints').select('enabled').where('id', '=', endpoint.id).executeTakeFirstOrThrow()).enabled, 1);
+
+        // Rotate: the new secret once; the test event carries both signatures.
+        assert.equal((await client.submit(`/dashboard/webhooks/${endpoint.id}/secret`, {}, null)).status, 403);
+        const rotated = await client.submit(`/dashboard/webhooks/${endpoint.id}/secret`);
+        assert.equal(rotated.status, 200);
+        const fresh = /<code id="new-secret">(whsec_[\w-]+)<\/code>/.exec(rotated.text)?.[1] ?? '';
+        assert.ok(fresh && fresh !== secret, 'a new secret on the page');
+        const after = await client.open('/dashboard/webhooks');
+        assert.ok(!after.text.includes(fresh), 'shown once');
+        assert.match(after.text, /previous secret also signs deliveries/);
+        second.script.push({ status: 500 });
+        await client.submit(`/dashboard/webhooks/${endpoint.id}/test`);
+        const [got] = await second.waitFor(1, 10_000);
+        const stamp = String(got?.headers['x-socialapi-timestamp']);
+        const sign = (key: string) => createHmac('sha256', key).update(`${stamp}.${got?.body ?? ''}`).digest('hex');
+        assert.deepEqual([got?.headers['x-socialapi-signature'], got?.headers['x-socialapi-signature-previous']], [sign(fresh), sign(secret)]);
+        assert.equal(first.received.length, 0);
+
+        // The failed attempt: one attempt made, the second of 8 next, at the time the API gives.
+        const pending = await waitFor(() => db().selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', endpoint.id).where('status', '=', 'pending').where('attempts', '=', 1).executeTakeFirst(), 10_000, 'the retry scheduled');
+        const page = await client.open(`/dashboard/webhooks/${endpoint.id}`);
+        assert.match(page.text, /<th scope="col">Next attempt<\/th>/);
+        assert.match(page.text, new RegExp(`<td>1<br><span class="muted">next: 2 of 8</span></td>`));
+        assert.ok(page.text.includes(`<time datetime="${new Date(pending.next_attempt_at ?? 0).toISOString()}">`), 'the next attempt time');
+        // Redelivered: due at once, and delivered.
+        await client.submit(`/dashboard/webhooks/deliveries/${pending.id}/redeliver`);
+        await second.waitFor(2, 5000);
+        await waitFor(() => db().selectFrom('webhook_deliveries').select('id').where('id', '=', pending.id).where('status', '=', 'delivered').executeTakeFirst(), 10_000, 'delivered');
+        const done = await client.open(`/dashboard/webhooks/${endpoint.id}`);
+        assert.match(done.text, /badge-delivered<\/span>|badge badge-delivered/);
+        assert.match(done.text, /<td>2<\/td>/);
+      } finally {
+        await first.stop();
+        await second.stop();
       }
     });
 
