@@ -8,6 +8,7 @@ import { registerBodyIdleTimeout } from './http/body-idle.ts';
 import { clientErrorHandler, registerHostRequired } from './http/client-errors.ts';
 import { ErrorBody, handleError, handleFrameworkError, handleNotFound, MAX_PARAM_LENGTH } from './http/errors.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { registerStrictInput } from './http/strict-input.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       registerTextGuard(api);
       registerRateLimit(api, limiter);
       registerStrictInput(api);
+      registerIdempotency(api);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
       for (const route of appRoutes.api) route(api);
       done();

@@ -30,6 +30,7 @@ const STATUSES: Record<ErrorCode, number> = {
   ACCOUNT_REMOVED: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   REQUEST_IN_PROGRESS: 409,
+  REQUEST_OUTCOME_UNKNOWN: 409,
   DELIVERY_IN_PROGRESS: 409,
   template_error: 400,
   recipient_not_allowed: 403,

@@ -45,7 +45,7 @@ describe('tools from an API document', () => {
   test('parameters and body fields merge into one input; references are inlined', () => {
     const tool = byName.get('tag_thing');
     assert.ok(tool);
-    assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), ['accountId', 'dryRun', 'id', 'tag', 'x-request-id']);
+    assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), ['accountId', 'dryRun', 'id', 'idempotencyKey', 'tag']);
     assert.deepEqual(tool.inputSchema.properties.tag, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], description: 'The tag.' });
     assert.deepEqual(new Set(tool.inputSchema.required), new Set(['tag', 'id']));
     assert.deepEqual(tool.annotations, { readOnlyHint: false, destructiveHint: true });
@@ -55,7 +55,7 @@ describe('tools from an API document', () => {
   test('arguments go back where the operation takes them', () => {
     const tool = byName.get('tag_thing');
     assert.ok(tool);
-    const request = requestFor(tool.operation, { id: 'a b', accountId: 'acc_1', dryRun: true, 'x-request-id': 'k1', tag: { name: 'n' }, extra: 1 });
+    const request = requestFor(tool.operation, { id: 'a b', accountId: 'acc_1', dryRun: true, idempotencyKey: 'k1', tag: { name: 'n' }, extra: 1 });
     // accountId is a body field as well as a query parameter: it goes in the body.
     assert.deepEqual(request, { method: 'POST', path: '/things/a%20b?dryRun=true', headers: { 'x-request-id': 'k1' }, body: { accountId: 'acc_1', tag: { name: 'n' }, extra: 1 } });
     assert.throws(() => requestFor(tool.operation, { tag: { name: 'n' } }), (error: unknown) => error instanceof ToolInputError && error.message === 'id: required');
@@ -63,6 +63,19 @@ describe('tools from an API document', () => {
     assert.ok(list);
     assert.deepEqual(requestFor(list.operation, { ids: ['a', 'b'] }), { method: 'GET', path: '/lists?ids=a&ids=b', headers: {} });
     assert.deepEqual(list.annotations, { readOnlyHint: true, destructiveHint: false });
+  });
+
+  test('x-request-id is the input idempotencyKey; another header keeps its name', () => {
+    const withHeader = (name: string): OpenApiDocument => ({
+      paths: { '/x': { post: { operationId: 'makeX', parameters: [{ in: 'header', name, description: 'Given once.', schema: { type: 'string' } }] } } },
+    });
+    const [keyed] = toolsFromOpenApi(withHeader('x-request-id'));
+    assert.ok(keyed);
+    assert.deepEqual(keyed.inputSchema.properties, { idempotencyKey: { type: 'string', description: 'Given once.' } });
+    assert.deepEqual(requestFor(keyed.operation, { idempotencyKey: 'k2' }).headers, { 'x-request-id': 'k2' });
+    const [other] = toolsFromOpenApi(withHeader('x-trace'));
+    assert.ok(other);
+    assert.deepEqual(requestFor(other.operation, { 'x-trace': 't' }).headers, { 'x-trace': 't' });
   });
 
   test('a body that is not an object is the input field body', () => {

@@ -33,6 +33,14 @@ const MESSAGE_CALLS = ['syncConversations', 'sendConversationMessage', 'markConv
 // The account analytics read the platform as a whole (post analytics and best time answer a
 // target's failure beside the others' values instead).
 const ANALYTICS_CALLS = ['getAccountAnalytics', 'getAccountDemographics', 'getOnlineFollowers'];
+// The operations that write to a platform take x-request-id (http/idempotency.ts; createPost has its own).
+const IDEMPOTENT_WRITES = [
+  ...COMMENT_WRITES, 'sendConversationMessage', 'sendWhatsAppMessage', 'createWhatsAppTemplate', 'uploadWhatsAppMedia',
+  'boostPost', 'createCampaign', 'createAdSet', 'createCreative', 'createAd', 'createAudience', 'addAudienceUsers', 'editPublishedPost', 'unpublishPost',
+];
+// Those that answer 409 REQUEST_OUTCOME_UNKNOWN when an interrupted request cannot be settled: no
+// way to look on the platform (WhatsApp, ads), or a look that could not tell (comments, messages).
+const OUTCOME_UNKNOWN_WRITES = ['sendConversationMessage', 'replyToComment', 'createInboxComment', 'replyToInboxComment', 'sendWhatsAppMessage', 'createWhatsAppTemplate', 'boostPost', 'createCampaign', 'createAdSet', 'createCreative', 'createAd', 'createAudience'];
 const ANSWERED_BY: Record<ErrorCode, string[]> = {
   not_supported: ['startConnect', ...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
   invalid_request: [...PLATFORM_CALLS, ...COMMENT_CALLS, ...WHATSAPP_CALLS, ...ADS_CALLS, ...MESSAGE_CALLS, ...ANALYTICS_CALLS],
@@ -49,8 +57,9 @@ const ANSWERED_BY: Record<ErrorCode, string[]> = {
   REJECTED: ['publishPost'],
   NOT_PUBLISHED: PUBLISHED_OPS,
   ACCOUNT_REMOVED: PUBLISHED_OPS,
-  IDEMPOTENCY_KEY_REUSED: ['createPost'],
-  REQUEST_IN_PROGRESS: ['createPost'],
+  IDEMPOTENCY_KEY_REUSED: ['createPost', ...IDEMPOTENT_WRITES],
+  REQUEST_IN_PROGRESS: ['createPost', ...IDEMPOTENT_WRITES],
+  REQUEST_OUTCOME_UNKNOWN: OUTCOME_UNKNOWN_WRITES,
   DELIVERY_IN_PROGRESS: ['redeliverWebhook'],
   pending_expired: ['getPendingConnection', 'selectPendingConnection'],
   payload_too_large: ['createMedia', 'uploadWhatsAppMedia'],
@@ -114,6 +123,16 @@ describe('OpenAPI document', () => {
         assert.ok(op, `no operation ${id}`);
         assert.ok(op.responses[String(ERROR_CODES[code].status)], `${id} answers ${code} but does not declare ${ERROR_CODES[code].status}`);
       }
+    }
+  });
+
+  test('every operation that writes to a platform takes x-request-id, and declares the 200 of a replay', () => {
+    const operations = new Map(Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId, op] as const)));
+    for (const id of ['createPost', ...IDEMPOTENT_WRITES]) {
+      const op = operations.get(id) as { parameters?: Array<{ in: string; name: string; required?: boolean }>; responses: Record<string, unknown> } | undefined;
+      assert.ok(op, `no operation ${id}`);
+      assert.deepEqual(op.parameters?.filter((p) => p.in === 'header').map((p) => [p.name, p.required ?? false]), [['x-request-id', false]], id);
+      assert.ok(op.responses['200'], `${id} declares the replay's 200`);
     }
   });
 

@@ -185,6 +185,17 @@ for (const dialect of DIALECTS) {
       const abandonedExpired = await request('running', now - 25 * HOUR);
       const doneFresh = await request('done', now - 23 * HOUR);
       const inProgress = await request('running', now - 60_000);
+      // And those of the other platform writes (request_keys), in any state.
+      const writeKey = async (status: 'running' | 'done' | 'interrupted', createdAt: number) => {
+        const requestKey = `write-${newId('job', createdAt)}`;
+        await db
+          .insertInto('request_keys')
+          .values({ organization_id: organizationId, key: requestKey, operation: 'replyToInboxComment', request_hash: 'h', status, owner: 'o', answer_status: status === 'done' ? 200 : null, answer_body: status === 'done' ? '{}' : null, call_started_at: status === 'running' ? null : createdAt, last_call_at: null, created_at: createdAt, updated_at: createdAt })
+          .execute();
+        return requestKey;
+      };
+      const writesExpired = [await writeKey('done', now - 25 * HOUR), await writeKey('interrupted', now - 25 * HOUR), await writeKey('running', now - 25 * HOUR)];
+      const writesKept = [await writeKey('done', now - 23 * HOUR), await writeKey('running', now - 60_000)];
 
       await runJob();
 
@@ -218,10 +229,12 @@ for (const dialect of DIALECTS) {
       const keys = new Set((await db.selectFrom('post_requests').select('key').execute()).map((r) => r.key));
       assert.deepEqual(keys, new Set([doneFresh, inProgress]), 'keys over 24 hours old are gone, done or abandoned');
       assert.equal(keys.has(doneExpired) || keys.has(abandonedExpired), false);
+      const writeKeys = new Set((await db.selectFrom('request_keys').select('key').execute()).map((r) => r.key));
+      assert.deepEqual(writeKeys, new Set(writesKept), `platform-write keys over 24 hours old are gone (${writesExpired.join(', ')})`);
 
       // Nothing left to remove: a second sweep changes nothing.
       const counts = await sweep({ db, signal: new AbortController().signal }, cutoffs(clock.now(), t.config.retentionDays));
-      assert.deepEqual(Object.values(counts), [0, 0, 0, 0, 0, 0]);
+      assert.deepEqual(Object.values(counts), [0, 0, 0, 0, 0, 0, 0]);
     });
 
     test('more than a batch is deleted in several statements; an aborted sweep stops between them', async () => {

@@ -210,6 +210,30 @@ export interface PostRequestsTable {
   created_at: number;
 }
 
+/** The idempotency key of an operation that writes to a platform (migration 0023, http/idempotency.ts). */
+export interface RequestKeysTable {
+  organization_id: string;
+  /** The x-request-id header. */
+  key: string;
+  /** The operationId the key was first used with. */
+  operation: string;
+  /** SHA-256 of the canonical operation, path parameters, query and body. */
+  request_hash: string;
+  /** running; done (the answer is stored); interrupted (ended after a platform call whose outcome is unknown). */
+  status: 'running' | 'done' | 'interrupted';
+  /** Random per claim: only the request holding the key writes its row. */
+  owner: string;
+  answer_status: number | null;
+  /** The answer's JSON, as sent. */
+  answer_body: string | null;
+  /** When the first platform write began (the marker); null while none has. */
+  call_started_at: number | null;
+  /** When the latest platform write began. */
+  last_call_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ConnectStatesTable {
   /** SHA-256 (hex) of the OAuth state; the state itself is never stored. */
   state_hash: string;
@@ -378,6 +402,8 @@ export interface McpClientsTable {
   metadata: string;
   created_at: number;
   approved_at: number | null;
+  /** The source address of the registration (an IPv6 one as its /64), which its cap counts by. */
+  registered_from: string | null;
 }
 
 /** A connection a person approved in the dashboard: one client acting for one organization. */
@@ -500,6 +526,7 @@ export interface Database {
   posts: PostsTable;
   post_targets: PostTargetsTable;
   post_requests: PostRequestsTable;
+  request_keys: RequestKeysTable;
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;

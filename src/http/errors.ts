@@ -48,6 +48,10 @@ export const ERROR_CODES = {
   ACCOUNT_REMOVED: { status: 409, meaning: 'The account of a published target was removed.' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, meaning: 'The x-request-id was used with another body in the last 24 hours.' },
   REQUEST_IN_PROGRESS: { status: 409, meaning: 'A request with this x-request-id is still running.' },
+  REQUEST_OUTCOME_UNKNOWN: {
+    status: 409,
+    meaning: 'The earlier request with this x-request-id was interrupted after its platform call began; it may have been made. Nothing was sent again.',
+  },
   DELIVERY_IN_PROGRESS: { status: 409, meaning: 'An attempt of this webhook delivery is running.' },
   template_error: { status: 400, meaning: 'WhatsApp: template name, language, parameters or status rejected.' },
   recipient_not_allowed: { status: 403, meaning: "WhatsApp: recipient not in the test number's allowed list." },

@@ -58,10 +58,10 @@ export function requestFor(operation: ToolOperation, args: Record<string, unknow
     for (const item of Array.isArray(value) ? value : [value]) query.append(name, text(item));
   }
   const headers: Record<string, string> = {};
-  for (const name of operation.headerParams) {
-    const value = rest[name];
-    delete rest[name];
-    if (value !== undefined && value !== null) headers[name] = text(value);
+  for (const { header, property } of operation.headerParams) {
+    const value = rest[property];
+    delete rest[property];
+    if (value !== undefined && value !== null) headers[header] = text(value);
   }
   const search = query.toString();
   const request: ApiRequest = { method: operation.method, path: search ? `${path}?${search}` : path, headers };

@@ -12,7 +12,8 @@ export interface ToolOperation {
   path: string;
   pathParams: string[];
   queryParams: string[];
-  headerParams: string[];
+  /** Each header parameter and the input property that carries it. */
+  headerParams: Array<{ header: string; property: string }>;
   /**
    * How the JSON body is given: none; as top-level fields of the input (an object body); or
    * whole, under the input's `body` (any other body schema).
@@ -36,6 +37,12 @@ export interface ApiTool {
   annotations: ToolAnnotations;
   operation: ToolOperation;
 }
+
+/**
+ * Header parameters as tools name them: a name an agent reads as what it is for. Any other header
+ * keeps its own name.
+ */
+const HEADER_PROPERTIES: Record<string, string> = { 'x-request-id': 'idempotencyKey' };
 
 /** The tools of every operation of the document, in its order. */
 export function toolsFromOpenApi(doc: OpenApiDocument): ApiTool[] {
@@ -96,13 +103,14 @@ function toolFor(method: string, path: string, op: OpenApiOperation & { operatio
     const bodyField = param.in === 'query' && operation.body === 'fields' && param.name in properties;
     if (param.in === 'path') operation.pathParams.push(param.name);
     else if (param.in === 'query' && !bodyField) operation.queryParams.push(param.name);
-    else if (param.in === 'header') operation.headerParams.push(param.name);
+    const property = param.in === 'header' ? (HEADER_PROPERTIES[param.name] ?? param.name) : param.name;
+    if (param.in === 'header') operation.headerParams.push({ header: param.name, property });
     if (bodyField) continue;
-    if (param.in !== 'path' && param.name in properties) throw new Error(`${op.operationId}: ${param.in} parameter ${param.name} has the name of a body field`);
+    if (param.in !== 'path' && property in properties) throw new Error(`${op.operationId}: ${param.in} parameter ${property} has the name of a body field`);
     const schema = inlineRefs(param.schema ?? {}, components) as JsonSchema;
-    properties[param.name] = param.description && !schema.description ? { ...schema, description: param.description } : schema;
-    if (param.required || param.in === 'path') required.add(param.name);
-    else required.delete(param.name);
+    properties[property] = param.description && !schema.description ? { ...schema, description: param.description } : schema;
+    if (param.required || param.in === 'path') required.add(property);
+    else required.delete(property);
   }
 
   const readOnly = method === 'GET';

@@ -10,6 +10,7 @@ import type { Dispatcher } from 'undici';
 import { messageOf } from '../lib/errors.ts';
 import { PlatformError } from './errors.ts';
 import { platformUrl } from './base-url.ts';
+import { currentWriteWatch } from '../lib/platform-writes.ts';
 
 export interface PlatformRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -98,6 +99,9 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
       const url = platformUrl(options.base, withQuery(request.url, request.query));
       // undici is loaded on the first platform call (as lib/safe-fetch.ts does): a large module some commands never need.
       const { request: send } = await import('undici');
+      // A call that may change something is announced first (lib/platform-writes.ts).
+      const watch = (request.method ?? 'GET') === 'GET' ? undefined : currentWriteWatch();
+      await watch?.beforeWrite();
       let status: number;
       let answerHeaders: RawHeaders;
       let text: string;
@@ -114,8 +118,10 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
         answerHeaders = new RawHeaders(response.headers);
         text = await response.body.text();
       } catch (error) {
+        watch?.afterWrite(null);
         throw new PlatformError('transient', `no answer from ${new URL(request.url).host}: ${messageOf(error)}`, { platform });
       }
+      watch?.afterWrite(status);
       let parsed: unknown = text;
       if ((answerHeaders.get('content-type') ?? '').includes('json') || /^\s*[[{]/.test(text)) {
         try {

@@ -19,7 +19,9 @@ import * as dashboard from './0019-dashboard.ts';
 import * as messageErrors from './0020-message-errors.ts';
 import * as mcpOauth from './0021-mcp-oauth.ts';
 import * as messageStatusIndex from './0022-message-status-index.ts';
+import * as requestKeys from './0023-request-keys.ts';
 import * as webhookSecretRotation from './0024-webhook-secret-rotation.ts';
+import * as mcpClientSource from './0025-mcp-client-source.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -41,5 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0020-message-errors': messageErrors,
   '0021-mcp-oauth': mcpOauth,
   '0022-message-status-index': messageStatusIndex,
+  '0023-request-keys': requestKeys,
   '0024-webhook-secret-rotation': webhookSecretRotation,
+  '0025-mcp-client-source': mcpClientSource,
 };

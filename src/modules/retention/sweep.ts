@@ -134,6 +134,27 @@ export const batches: Record<string, (db: Db, c: Cutoffs) => Promise<bigint>> = 
           ),
         ),
     ),
+
+  // The keys of the other platform writes (http/idempotency.ts), on the same 24 hours.
+  requestKeys: (db, c) =>
+    deleted(
+      db
+        .deleteFrom('request_keys')
+        .where('created_at', '<=', c.idempotency)
+        .where((eb) =>
+          eb(
+            eb.refTuple('organization_id', 'key'),
+            'in',
+            eb
+              .selectFrom('request_keys')
+              .select(['organization_id', 'key'])
+              .where('created_at', '<=', c.idempotency)
+              .orderBy('created_at')
+              .limit(BATCH)
+              .$asTuple('organization_id', 'key'),
+          ),
+        ),
+    ),
 };
 
 async function deleted(query: { executeTakeFirst: () => Promise<{ numDeletedRows: bigint }> }): Promise<bigint> {

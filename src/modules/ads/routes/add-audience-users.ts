@@ -9,6 +9,7 @@ export function addAudienceUsers(api: Api): void {
   api.post(
     '/ads/audiences/:id/users',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'addAudienceUsers',
         tags: ['Ads'],

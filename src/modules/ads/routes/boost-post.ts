@@ -9,6 +9,7 @@ export function boostPost(api: Api): void {
   api.post(
     '/ads/boost',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'boostPost',
         tags: ['Ads'],

@@ -9,6 +9,7 @@ export function createAdSet(api: Api): void {
   api.post(
     '/ads/adsets',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createAdSet',
         tags: ['Ads'],

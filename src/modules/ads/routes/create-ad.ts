@@ -9,6 +9,7 @@ export function createAd(api: Api): void {
   api.post(
     '/ads/ads',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createAd',
         tags: ['Ads'],

@@ -9,6 +9,7 @@ export function createAudience(api: Api): void {
   api.post(
     '/ads/audiences',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createAudience',
         tags: ['Ads'],

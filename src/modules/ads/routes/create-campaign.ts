@@ -9,6 +9,7 @@ export function createCampaign(api: Api): void {
   api.post(
     '/ads/campaigns',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createCampaign',
         tags: ['Ads'],

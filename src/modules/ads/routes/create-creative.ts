@@ -11,6 +11,7 @@ export function createCreative(api: Api): void {
   api.post(
     '/ads/creatives',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createCreative',
         tags: ['Ads'],

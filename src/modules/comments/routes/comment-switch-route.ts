@@ -20,6 +20,7 @@ export function commentSwitchRoute(api: Api, route: CommentSwitch): void {
   api.route({
     method: route.method === 'post' ? 'POST' : 'DELETE',
     url: route.path,
+    config: { idempotent: { repeatable: true } },
     schema: {
       operationId: route.operationId,
       tags: ['Comments'],

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
+import { findInboxComment } from '../find-written.ts';
 import { AccountIdField, CommentText, Created } from '../schemas.ts';
 import { writeComment } from '../service.ts';
 
@@ -9,6 +10,7 @@ export function createInboxComment(api: Api): void {
   api.post(
     '/inbox/comments',
     {
+      config: { idempotent: { find: findInboxComment } },
       schema: {
         operationId: 'createInboxComment',
         tags: ['Comments'],

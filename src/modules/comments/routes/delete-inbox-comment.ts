@@ -9,6 +9,7 @@ export function deleteInboxComment(api: Api): void {
   api.delete(
     '/inbox/comments/:commentId',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'deleteInboxComment',
         tags: ['Comments'],

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
+import { findPublishedReply } from '../find-written.ts';
 import { CommentText, Replied } from '../schemas.ts';
 import { replyOnPublishedPost } from '../service.ts';
 
@@ -9,6 +10,7 @@ export function replyToComment(api: Api): void {
   api.post(
     '/comments/:id/reply',
     {
+      config: { idempotent: { find: findPublishedReply } },
       schema: {
         operationId: 'replyToComment',
         tags: ['Comments'],

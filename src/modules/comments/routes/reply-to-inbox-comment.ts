@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
+import { findInboxReply } from '../find-written.ts';
 import { AccountIdField, CommentIdParams, CommentText, Replied } from '../schemas.ts';
 import { writeComment } from '../service.ts';
 
@@ -9,6 +10,7 @@ export function replyToInboxComment(api: Api): void {
   api.post(
     '/inbox/comments/:commentId/reply',
     {
+      config: { idempotent: { find: findInboxReply } },
       schema: {
         operationId: 'replyToInboxComment',
         tags: ['Comments'],

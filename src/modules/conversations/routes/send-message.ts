@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
+import { findSentMessage } from '../find-sent.ts';
 import { WhatsAppSendBody } from '../../whatsapp/routes/send-message.ts';
 import { MessageReply } from '../schemas.ts';
 import { sendMessage as send } from '../send.ts';
@@ -10,6 +11,7 @@ export function sendMessage(api: Api): void {
   api.post(
     '/inbox/conversations/:id/messages',
     {
+      config: { idempotent: { find: findSentMessage } },
       schema: {
         operationId: 'sendConversationMessage',
         tags: ['Direct messages'],

@@ -10,6 +10,7 @@ export function editPublishedPost(api: Api): void {
   api.post(
     '/posts/:id/edit',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'editPublishedPost',
         tags: ['Posts'],

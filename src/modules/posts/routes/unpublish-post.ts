@@ -9,6 +9,7 @@ export function unpublishPost(api: Api): void {
   api.post(
     '/posts/:id/unpublish',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'unpublishPost',
         tags: ['Posts'],

@@ -15,6 +15,7 @@ export function createTemplate(api: Api): void {
   api.post(
     '/whatsapp/accounts/:id/templates',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'createWhatsAppTemplate',
         tags: ['WhatsApp'],

@@ -48,6 +48,7 @@ export function sendMessage(api: Api): void {
   api.post(
     '/whatsapp/accounts/:id/messages',
     {
+      config: { idempotent: {} },
       schema: {
         operationId: 'sendWhatsAppMessage',
         tags: ['WhatsApp'],

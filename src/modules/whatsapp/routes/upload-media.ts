@@ -10,6 +10,7 @@ export function uploadMedia(api: Api): void {
   api.post(
     '/whatsapp/accounts/:id/media',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'uploadWhatsAppMedia',
         tags: ['WhatsApp'],
