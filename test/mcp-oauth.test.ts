@@ -12,6 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { MAX_PENDING_PER_SOURCE } from '../src/mcp/oauth/clients.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { ManualClock } from './harness/clock.ts';
 import { addAccount, createPost, startPostsApp, type PostsApp } from './posts-support.ts';
@@ -228,8 +230,9 @@ for (const dialect of DIALECTS) {
       assert.equal(((await json.json()) as { error: string }).error, 'invalid_request');
     });
 
-    test('authorize: an untrusted redirect is an error page; later errors go back to the client', async () => {
-      const clientId = await registeredClient(t);
+    test('authorize: an untrusted redirect is an error page; later errors go back to an approved client', async () => {
+      // Approved once: its connection exists, so its redirect URI is one a person trusted.
+      const { clientId } = await connect(t, org);
       const { challenge } = pkce();
       const browser = await signedIn(t, org);
       for (const params of [standardParams(t, clientId, challenge, { redirect_uri: 'https://evil.example/cb' }), standardParams(t, 'mcpc_unknown', challenge), standardParams(t, clientId, challenge, { client_id: undefined })]) {
@@ -265,13 +268,90 @@ for (const dialect of DIALECTS) {
       assert.equal(new URL(tampered.location ?? '').searchParams.get('error'), 'invalid_request');
     });
 
-    test('deny sends the client access_denied with its state, and issues nothing', async () => {
-      const clientId = await registeredClient(t);
+    test('deny sends an approved client access_denied with its state, and issues nothing', async () => {
+      const { clientId } = await connect(t, org);
       const { challenge } = pkce();
       const back = await decide(await signedIn(t, org), authorizeUrl(t, standardParams(t, clientId, challenge)), 'deny');
       assert.equal(back.searchParams.get('error'), 'access_denied');
       assert.equal(back.searchParams.get('state'), 'st-1');
       assert.equal(back.searchParams.get('code'), null);
+    });
+
+    test('a client nobody approved is never redirected to: its errors, and a denial, are our own page', async () => {
+      // Anyone can register a client with any redirect URI, without a credential.
+      const registered = await register(t, { client_name: 'Lure', redirect_uris: ['https://evil.example/landing'] });
+      assert.equal(registered.status, 201);
+      const clientId = registered.body.client_id;
+      const { challenge } = pkce();
+      const lure = (extra: Record<string, string | undefined>) => authorizeUrl(t, standardParams(t, clientId, challenge, { redirect_uri: 'https://evil.example/landing', ...extra }));
+      // Without any session, the errors that would have gone back to the client stay here.
+      for (const extra of [{ response_type: 'token' }, { code_challenge: undefined }, { code_challenge_method: 'plain' }, { resource: 'https://elsewhere.example/mcp' }]) {
+        const res = await fetch(lure(extra), { redirect: 'manual' });
+        const text = await res.text();
+        assert.equal(res.status, 400, JSON.stringify(extra));
+        assert.equal(res.headers.get('location'), null);
+        assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+        assert.match(text, /refused/);
+        assert.ok(!text.includes('evil.example'), 'the page offers no link to the client');
+      }
+      // The consent page and its form do the same, and so does a denial.
+      const browser = await signedIn(t, org);
+      const start = await browser.open(lure({}));
+      assert.equal(start.status, 302);
+      const consent = await browser.open(start.location ?? '');
+      assert.equal(consent.status, 200);
+      const tampered = await browser.submit('/dashboard/authorize', { ...consentFields(consent), code_challenge_method: 'plain', decision: 'approve' });
+      assert.equal(tampered.status, 400);
+      assert.equal(tampered.location, null);
+      const denied = await browser.submit('/dashboard/authorize', { ...consentFields(await browser.open(start.location ?? '')), decision: 'deny' });
+      assert.equal(denied.status, 200);
+      assert.equal(denied.location, null);
+      assert.match(denied.text, /Nothing was shared with Lure/);
+    });
+
+    test('the cap on unapproved registrations counts per source address, so one address cannot block another', async () => {
+      const agents: Agent[] = [];
+      const from = (address: string) => {
+        const dispatcher = new Agent({ localAddress: address });
+        agents.push(dispatcher);
+        return async () => {
+          const res = await undiciFetch(`${t.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }), dispatcher });
+          return { status: res.status, body: (await res.json()) as { error?: string; error_description?: string } };
+        };
+      };
+      const flooder = from('127.0.0.2');
+      for (let i = 0; i < MAX_PENDING_PER_SOURCE; i++) assert.equal((await flooder()).status, 201);
+      const capped = await flooder();
+      assert.equal(capped.status, 429);
+      assert.equal(capped.body.error, 'too_many_requests');
+      assert.match(capped.body.error_description ?? '', /from this address/);
+      // Another address registers all the same.
+      assert.equal((await from('127.0.0.3')()).status, 201);
+      const rows = await t.runtime.deps.store.db.selectFrom('mcp_clients').select('registered_from').where('registered_from', '=', '127.0.0.2').execute();
+      assert.equal(rows.length, MAX_PENDING_PER_SOURCE);
+      // An hour later the flood has expired, and the address may register again.
+      clock.advance(3_600_000 + 1);
+      assert.equal((await flooder()).status, 201);
+      await Promise.all(agents.map((agent) => agent.close()));
+    });
+
+    test('an unapproved registration expires within an hour; an approved client stays', async () => {
+      const waiting = await registeredClient(t, 'Waiting');
+      const { clientId: approved } = await connect(t, org);
+      const { challenge } = pkce();
+      clock.advance(3_600_000 + 1);
+      const gone = await fetch(authorizeUrl(t, standardParams(t, waiting, challenge)), { redirect: 'manual' });
+      assert.equal(gone.status, 400);
+      assert.match(await gone.text(), /not registered here/);
+      const refused = await token(t, { grant_type: 'authorization_code', code: 'mcp_ac_x', redirect_uri: REDIRECT, client_id: waiting, code_verifier: 'v'.repeat(43) });
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.error, 'invalid_client');
+      const kept = await fetch(authorizeUrl(t, standardParams(t, approved, challenge)), { redirect: 'manual' });
+      assert.equal(kept.status, 302);
+      await kept.body?.cancel();
+      // The next registration sweeps the expired one away.
+      await registeredClient(t, 'Next');
+      assert.equal(await t.runtime.deps.store.db.selectFrom('mcp_clients').select('id').where('id', '=', waiting).executeTakeFirst(), undefined);
     });
 
     test('revocation (RFC 7009): an access token alone, or the whole connection by its refresh token', async () => {

@@ -2,7 +2,9 @@
 // its form, which carry the same parameters). The order matters: until the client and its
 // redirect URI are known and match exactly, nothing may be sent to that URI, so those errors are
 // shown to the person; every later error goes back to the client as `error=` on its redirect URI
-// (RFC 6749 section 4.1.2.1).
+// (RFC 6749 section 4.1.2.1), but only for a client a person has approved once. Registration
+// needs no credential, so an unapproved client's redirect URI is anyone's: sending errors there
+// made /oauth/authorize an open redirect (issue 29, point 9); they are shown on our page instead.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { findClient, type McpClient } from './clients.ts';
@@ -41,7 +43,7 @@ export function redirectWith(redirectUri: string, issuer: string, params: Record
   return url.href;
 }
 
-export async function parseAuthorization(db: Kysely<Database>, urls: OAuthUrls, params: Params): Promise<ParsedAuthorization> {
+export async function parseAuthorization(db: Kysely<Database>, urls: OAuthUrls, params: Params, now: number): Promise<ParsedAuthorization> {
   const single = (name: string): { value: string | null; repeated: boolean } => {
     const value = params.get(name);
     if (Array.isArray(value)) return { value: null, repeated: true };
@@ -49,7 +51,7 @@ export async function parseAuthorization(db: Kysely<Database>, urls: OAuthUrls, 
   };
   const clientId = single('client_id');
   if (clientId.repeated || clientId.value === null) return { kind: 'page', message: 'The request does not name its client (client_id).' };
-  const client = await findClient(db, clientId.value);
+  const client = await findClient(db, clientId.value, now);
   if (!client) return { kind: 'page', message: 'The application asking for access is not registered here (unknown client_id). It may have been removed; let it register again.' };
   const redirect = single('redirect_uri');
   if (redirect.repeated) return { kind: 'page', message: 'redirect_uri is given more than once.' };
@@ -60,7 +62,10 @@ export async function parseAuthorization(db: Kysely<Database>, urls: OAuthUrls, 
 
   const stateParam = single('state');
   const state = stateParam.repeated ? null : stateParam.value;
-  const fail = (error: string, description: string): ParsedAuthorization => ({ kind: 'redirect', location: redirectWith(redirectUri, urls.issuer, { error, error_description: description, state }) });
+  const fail = (error: string, description: string): ParsedAuthorization =>
+    client.approved
+      ? { kind: 'redirect', location: redirectWith(redirectUri, urls.issuer, { error, error_description: description, state }) }
+      : { kind: 'page', message: `The request is refused (${error}: ${description}).` };
 
   for (const name of AUTHORIZE_PARAMS) {
     const { value, repeated } = single(name);

@@ -4,17 +4,20 @@
 // and carry no fragment; they are matched exactly at /oauth/authorize. Clients are public (PKCE,
 // no secret), so every registration answers token_endpoint_auth_method "none".
 //
-// Registration needs no credential, so it is capped: a registration nobody approved within a day
-// is deleted, and at most MAX_PENDING such registrations exist at once (per-address pacing is
-// in the route).
+// Registration needs no credential, so it is capped without letting anyone block everyone else
+// (issue 29, point 9): a registration nobody approved within an hour is gone (refused at once,
+// deleted at the next registration), and at most MAX_PENDING_PER_SOURCE unapproved ones exist
+// per source address (an IPv6 address counts as its /64, which one host usually holds whole);
+// per-address pacing is in the route. Until a person approves a client once, nothing of the
+// authorization flow redirects to it (authorization-request.ts).
 import type { Kysely } from 'kysely';
 import { CustomOAuthError, InvalidClientMetadataError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Database, McpClientsTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 
-export const PENDING_TTL_MS = 24 * 3_600_000;
-export const MAX_PENDING = 1_000;
+export const PENDING_TTL_MS = 3_600_000;
+export const MAX_PENDING_PER_SOURCE = 20;
 const MAX_REDIRECT_URIS = 10;
 const MAX_NAME = 200;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -24,6 +27,20 @@ export interface McpClient {
   id: string;
   name: string | null;
   redirectUris: string[];
+  /** Whether a person has approved it once (a code of it was exchanged). */
+  approved: boolean;
+}
+
+/** The address a registration counts against: IPv4 as it is, IPv6 as its /64. */
+export function registrationSource(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
 function invalidRedirect(message: string): CustomOAuthError {
@@ -73,22 +90,31 @@ export function parseRegistration(body: unknown): Omit<OAuthClientInformationFul
   return { ...kept, redirect_uris: redirectUris, grant_types: GRANT_TYPES, response_types: ['code'], token_endpoint_auth_method: 'none' };
 }
 
-/** Stores a registration, after sweeping stale ones; refuses when too many wait for approval. */
-export async function registerClient(db: Kysely<Database>, now: number, metadata: ReturnType<typeof parseRegistration>): Promise<OAuthClientInformationFull> {
+/** Stores a registration, after sweeping stale ones; refuses when too many of `source`'s wait for approval. */
+export async function registerClient(db: Kysely<Database>, now: number, metadata: ReturnType<typeof parseRegistration>, source: string): Promise<OAuthClientInformationFull> {
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('mcp_clients').where('approved_at', 'is', null).where('created_at', '<', now - PENDING_TTL_MS).execute();
-    const pending = await trx.selectFrom('mcp_clients').select((eb) => eb.fn.countAll<number>().as('n')).where('approved_at', 'is', null).executeTakeFirst();
-    if (Number(pending?.n ?? 0) >= MAX_PENDING) throw new TooManyRequestsError('too many client registrations wait for approval; try again later');
+    const pending = await trx
+      .selectFrom('mcp_clients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('registered_from', '=', source)
+      .where('approved_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(pending?.n ?? 0) >= MAX_PENDING_PER_SOURCE) {
+      throw new TooManyRequestsError(`${MAX_PENDING_PER_SOURCE} client registrations from this address wait for approval; approve one, or try again within the hour`);
+    }
     const id = newId('mcpClient', now);
     const answer: OAuthClientInformationFull = { ...metadata, client_id: id, client_id_issued_at: Math.floor(now / 1000) };
-    const row: McpClientsTable = { id, client_name: metadata.client_name ?? null, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(answer), created_at: now, approved_at: null };
+    const row: McpClientsTable = { id, client_name: metadata.client_name ?? null, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(answer), created_at: now, approved_at: null, registered_from: source };
     await trx.insertInto('mcp_clients').values(row).execute();
     return answer;
   });
 }
 
-export async function findClient(db: Kysely<Database>, clientId: string): Promise<McpClient | null> {
+/** The client, unless unknown or an unapproved registration past its hour. */
+export async function findClient(db: Kysely<Database>, clientId: string, now: number): Promise<McpClient | null> {
   if (!/^mcpc_[0-9a-z]{26}$/.test(clientId)) return null;
-  const row = await db.selectFrom('mcp_clients').select(['id', 'client_name', 'redirect_uris']).where('id', '=', clientId).executeTakeFirst();
-  return row ? { id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] } : null;
+  const row = await db.selectFrom('mcp_clients').select(['id', 'client_name', 'redirect_uris', 'created_at', 'approved_at']).where('id', '=', clientId).executeTakeFirst();
+  if (!row || (row.approved_at === null && row.created_at < now - PENDING_TTL_MS)) return null;
+  return { id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[], approved: row.approved_at !== null };
 }

@@ -10,7 +10,7 @@ import { memoryCounter } from '../../http/rate-limit.ts';
 import { html } from '../../modules/dashboard/html.ts';
 import { bare, BASE } from '../../modules/dashboard/layout.ts';
 import { paramsOf, parseAuthorization } from './authorization-request.ts';
-import { findClient, parseRegistration, registerClient } from './clients.ts';
+import { findClient, parseRegistration, registerClient, registrationSource } from './clients.ts';
 import { exchangeCode, refreshGrant, revokeToken, type GrantResult } from './grants.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.ts';
 import { OAUTH_PATHS, isOurResource, type OAuthUrls } from './urls.ts';
@@ -104,15 +104,15 @@ export function oauthRoutes(urls: OAuthUrls) {
       const { deps } = request.server;
       const now = deps.clock.now();
       const perMinute = deps.config.mcpRegistrationsPerMinute;
-      const usage = await registrations.hit(`register:${request.ip}`, now);
+      const usage = await registrations.hit(`register:${registrationSource(request.ip)}`, now);
       if (usage.count > perMinute) throw new TooManyRequestsError(`at most ${perMinute} registrations a minute from one address`);
       const metadata = parseRegistration(request.body);
-      const client = await registerClient(deps.store.db, now, metadata);
+      const client = await registerClient(deps.store.db, now, metadata, registrationSource(request.ip));
       return reply.code(201).header('cache-control', 'no-store').send(client);
     });
 
     app.get(OAUTH_PATHS.authorize, { schema: { hide: true } }, async (request, reply) => {
-      const parsed = await parseAuthorization(request.server.deps.store.db, urls, paramsOf(request.query));
+      const parsed = await parseAuthorization(request.server.deps.store.db, urls, paramsOf(request.query), request.server.deps.clock.now());
       if (parsed.kind === 'page') return errorPage(reply, parsed.message);
       if (parsed.kind === 'redirect') return reply.redirect(parsed.location, 302);
       // The consent lives in the dashboard, whose session cookie is scoped to /dashboard.
@@ -126,7 +126,7 @@ export function oauthRoutes(urls: OAuthUrls) {
       const grantType = required(params, 'grant_type');
       const clientId = clientIdOf(request, params);
       if (clientId === null) throw new InvalidClientError('client_id: required (public clients name themselves)');
-      if (!(await findClient(deps.store.db, clientId))) throw new InvalidClientError('client_id: unknown client');
+      if (!(await findClient(deps.store.db, clientId, deps.clock.now()))) throw new InvalidClientError('client_id: unknown client');
       const resource = field(params, 'resource');
       if (resource !== null && !isOurResource(urls, resource)) throw new InvalidTargetError(`resource: this server issues tokens for ${urls.resource} only`);
       const now = deps.clock.now();

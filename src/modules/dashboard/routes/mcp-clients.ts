@@ -64,7 +64,7 @@ async function connectionsPage(request: FastifyRequest, notice: Notice | null): 
 export function mcpClientRoutes(app: FastifyInstance): void {
   app.get('/authorize', { config: { resumeAfterSignIn: true } }, async (request, reply) => {
     const params = paramsOf(request.query);
-    const parsed = await parseAuthorization(request.server.deps.store.db, urlsOf(request), params);
+    const parsed = await parseAuthorization(request.server.deps.store.db, urlsOf(request), params, request.server.deps.clock.now());
     if (parsed.kind !== 'ok') return notOk(reply, parsed);
     return sendPage(reply, consentPage(await viewerOf(request), parsed.request, params));
   });
@@ -73,10 +73,12 @@ export function mcpClientRoutes(app: FastifyInstance): void {
     const { deps } = request.server;
     const params = paramsOf(request.body);
     const urls = urlsOf(request);
-    const parsed = await parseAuthorization(deps.store.db, urls, params);
+    const parsed = await parseAuthorization(deps.store.db, urls, params, deps.clock.now());
     if (parsed.kind !== 'ok') return notOk(reply, parsed);
     const { request: authorization } = parsed;
     const decision = fieldsOf(request.body).get('decision');
+    // A client nobody approved yet is not sent anywhere: its redirect URI is whoever registered it.
+    if (decision === 'deny' && !authorization.client.approved) return refusal(reply, 200, 'Access denied', `Nothing was shared with ${authorization.client.name ?? 'the application'}. You can close this window.`);
     if (decision === 'deny') return reply.redirect(redirectWith(authorization.redirectUri, urls.issuer, { error: 'access_denied', error_description: 'the person denied access', state: authorization.state }), 303);
     if (decision !== 'approve') return refusal(reply, 400, 'That did not work', 'Choose Approve or Deny.');
     const session = sessionOf(request);
