@@ -15,7 +15,7 @@ interface Doc {
   info: { version: string };
   components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: Record<string, unknown> };
   security: unknown[];
-  paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ in: string; name: string; required?: boolean }>; responses: Record<string, unknown> }>>;
 }
 
 // The operations that answer each catalogue code (read from the routes and the services they call).
@@ -129,7 +129,7 @@ describe('OpenAPI document', () => {
   test('every operation that writes to a platform takes x-request-id, and declares the 200 of a replay', () => {
     const operations = new Map(Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId, op] as const)));
     for (const id of ['createPost', ...IDEMPOTENT_WRITES]) {
-      const op = operations.get(id) as { parameters?: Array<{ in: string; name: string; required?: boolean }>; responses: Record<string, unknown> } | undefined;
+      const op = operations.get(id);
       assert.ok(op, `no operation ${id}`);
       assert.deepEqual(op.parameters?.filter((p) => p.in === 'header').map((p) => [p.name, p.required ?? false]), [['x-request-id', false]], id);
       assert.ok(op.responses['200'], `${id} declares the replay's 200`);
