@@ -1,5 +1,6 @@
-// The copy-paste receiver in README.md, run as it is, receives and verifies a real delivery and
-// refuses a forged one.
+// The copy-paste receiver in README.md, run as it is, receives and verifies a real delivery,
+// refuses a forged one, and keeps receiving across a secret rotation: on the old secret during the
+// grace, then on the new one.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ describe('README receiver', () => {
   });
   after(() => t.close());
 
-  test('verifies a real delivery and refuses a forged one', async () => {
+  test('verifies a real delivery and refuses a forged one; across a secret rotation it loses no event', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const code = /## Receiving webhooks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(code, 'README has the receiver');
@@ -39,21 +40,42 @@ describe('README receiver', () => {
     const created = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `http://127.0.0.1:${port}/` }) });
     const { webhook } = (await created.json()) as { webhook: { id: string; secret: string } };
 
-    const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: webhook.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = (secret: string) => {
+      const started = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+      started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      return started;
+    };
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let child = start(webhook.secret);
+    type Listing = { deliveries: Array<{ id: string; status: string }> };
+    const delivered = async (deliveryId: string) => {
+      await waitFor(async () => ((await (await t.request(`/api/v1/webhooks/${webhook.id}/deliveries`, { key })).json()) as Listing).deliveries.find((d) => d.id === deliveryId)?.status === 'delivered', 5000, `delivery ${deliveryId}`);
+    };
+    const sendTest = async () => ((await (await t.request(`/api/v1/webhooks/${webhook.id}/test`, { key, method: 'POST' })).json()) as { deliveryId: string }).deliveryId;
+    const logged = () => output.split('\n').filter((line) => line.startsWith('webhook.test')).length;
     try {
       await waitFor(() => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).then((r) => r.status === 401, () => false), 5000, 'the receiver to listen');
-      await t.request(`/api/v1/webhooks/${webhook.id}/test`, { key, method: 'POST' });
-      await waitFor(() => output.includes('webhook.test'), 5000, 'the receiver to log the event');
-      type Listing = { deliveries: Array<{ status: string }> };
-      await waitFor(async () => ((await (await t.request(`/api/v1/webhooks/${webhook.id}/deliveries`, { key })).json()) as Listing).deliveries[0]?.status === 'delivered');
+      await delivered(await sendTest());
+      assert.equal(logged(), 1);
       const forged = await fetch(`http://127.0.0.1:${port}/`, {
         method: 'POST',
-        headers: { 'x-socialapi-timestamp': String(Math.floor(Date.now() / 1000)), 'x-socialapi-signature': 'ab'.repeat(32) },
+        headers: { 'x-socialapi-timestamp': String(Math.floor(Date.now() / 1000)), 'x-socialapi-signature': 'ab'.repeat(32), 'x-socialapi-signature-previous': 'cd'.repeat(32) },
         body: '{"event":"post.published"}',
       });
       assert.equal(forged.status, 401);
+
+      // Rotated: the receiver still on the old secret accepts the next delivery (its signature is
+      // in X-SocialAPI-Signature-Previous), and once restarted with the new secret, the one after.
+      const rotated = await t.request(`/api/v1/webhooks/${webhook.id}/secret`, { key, method: 'POST' });
+      const fresh = ((await rotated.json()) as { webhook: { secret: string } }).webhook.secret;
+      await delivered(await sendTest());
+      assert.equal(logged(), 2);
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+      child = start(fresh);
+      await waitFor(() => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).then((r) => r.status === 401, () => false), 5000, 'the restarted receiver to listen');
+      await delivered(await sendTest());
+      assert.equal(logged(), 3);
     } finally {
       child.kill();
     }

@@ -1,7 +1,8 @@
 // "WhatsApp (sandbox)" in README.md, as a newcomer runs it: the sandbox's number connected through
 // the embedded signup page and the consent page, then the README's block as it is: the number
 // registered and read, a template created and approved, our photo put on WhatsApp, its info and
-// its bytes read back. On SQLite and PostgreSQL.
+// its bytes read back; then the conversation, with the message events added to the receiver's
+// endpoint (its secret checked on every delivery). On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { SandboxState } from '../src/sandbox/index.ts';
@@ -62,9 +63,18 @@ for (const dialect of DIALECTS) {
       assert.ok(block, 'the README marks a whatsapp_messages block');
       // What the first block left in the newcomer's shell: its helpers, WA and PIXEL.
       const first = (examples.get('whatsapp') ?? '').split('\n').filter((line) => /^(json\(\)|get\(\)|send\(\)|WA=|PIXEL=)/.test(line)).join('\n');
+      // The receiver's endpoint, registered in an earlier section; the receiver checks its secret.
+      const registered = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['comment.received'] }) });
+      const endpoint = ((await registered.json()) as { webhook: { id: string; secret: string } }).webhook;
+      receiver.secret = endpoint.secret;
       const run = await bash([first, 'set -euo pipefail', block].join('\n'), { BASE: t.url, KEY: key, WHATSAPP: whatsapp, RECEIVER: receiver.url });
       assert.equal(run.code, 0, `the README's whatsapp_messages block failed:\n${run.stderr}\n${run.stdout}`);
       const lines = run.stdout.trim().split('\n').filter((line) => line.trim() !== '');
+      const patched = (JSON.parse(lines[0] ?? '{}') as { webhook: { id: string; events: string[] } }).webhook;
+      assert.equal(patched.id, endpoint.id, 'the block changes the existing endpoint');
+      assert.ok(['comment.received', 'message.received', 'message.status'].every((e) => patched.events.includes(e)), patched.events.join());
+      const endpoints = (await (await t.request('/api/v1/webhooks', { key })).json()) as { webhooks: unknown[] };
+      assert.equal(endpoints.webhooks.length, 1, 'one endpoint for the receiver');
       const listed = JSON.parse(lines.at(-1) ?? '{}') as { conversations: Array<{ id: string; platform: string; participant: { id: string; name: string | null }; messagingWindow: { open: boolean } }> };
       assert.equal(listed.conversations.length, 1, lines.at(-1));
       const [conversation] = listed.conversations;
@@ -81,6 +91,7 @@ for (const dialect of DIALECTS) {
       // outrun the storing of its message and then arrives after its job's retry: not waited for.)
       const statuses = () => new Set(events().filter((e) => e.event === 'message.status' && e.data.platformMessageId === photoId).map((e) => e.data.status));
       await waitFor(() => (statuses().has('delivered') && statuses().has('read') ? true : null), 15_000, `the photo's delivered and read statuses (${String(photoId)})`);
+      assert.deepEqual(receiver.received.filter((r) => r.verified !== true).map((r) => r.body), [], 'every delivery verifies with the secret');
       const outbound = [...t.sandbox.journal.list({ method: 'POST' })].filter((e) => e.path.endsWith('/messages')).map((e) => (e.body as { type?: string }).type);
       assert.deepEqual(outbound.slice(-3), ['template', 'text', 'image']);
     });
