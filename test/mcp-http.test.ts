@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
 
     test('the idempotency key of create_post is the route\'s own', async () => {
       const account = await addAccount(t, organizationId, 'threads');
-      const args = { content: 'once', platforms: [{ accountId: account.id }], 'x-request-id': `mcp-${dialect}-once` };
+      const args = { content: 'once', platforms: [{ accountId: account.id }], idempotencyKey: `mcp-${dialect}-once` };
       const first = await callOk<{ post: { id: string } }>(mcp, 'create_post', args);
       const again = await callOk<{ post: { id: string } }>(mcp, 'create_post', args);
       assert.equal(again.post.id, first.post.id);

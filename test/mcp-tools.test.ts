@@ -73,6 +73,7 @@ describe('tools from an API document', () => {
     assert.ok(keyed);
     assert.deepEqual(keyed.inputSchema.properties, { idempotencyKey: { type: 'string', description: 'Given once.' } });
     assert.deepEqual(requestFor(keyed.operation, { idempotencyKey: 'k2' }).headers, { 'x-request-id': 'k2' });
+    assert.throws(() => requestFor(keyed.operation, { idempotencyKey: 'a\u0000b' }), (error: unknown) => error instanceof ToolInputError && error.message === 'idempotencyKey: printable ASCII characters only');
     const [other] = toolsFromOpenApi(withHeader('x-trace'));
     assert.ok(other);
     assert.deepEqual(requestFor(other.operation, { 'x-trace': 't' }).headers, { 'x-trace': 't' });

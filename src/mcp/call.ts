@@ -61,7 +61,11 @@ export function requestFor(operation: ToolOperation, args: Record<string, unknow
   for (const { header, property } of operation.headerParams) {
     const value = rest[property];
     delete rest[property];
-    if (value !== undefined && value !== null) headers[header] = text(value);
+    if (value === undefined || value === null) continue;
+    const sent = text(value);
+    // An HTTP header carries printable ASCII only; anything else could not be sent at all.
+    if (!/^[\x20-\x7e]*$/.test(sent)) throw new ToolInputError(`${property}: printable ASCII characters only`);
+    headers[header] = sent;
   }
   const search = query.toString();
   const request: ApiRequest = { method: operation.method, path: search ? `${path}?${search}` : path, headers };
