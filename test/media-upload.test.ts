@@ -247,6 +247,22 @@ for (const dialect of DIALECTS) {
         await nothingLeft(before);
       });
 
+      test('bytes that are not the type their signature says (a GIF that turns into HTML) are 400 naming the field, and nothing is kept', async () => {
+        const before = await snapshot();
+        const page = Buffer.from('GIF89a<html><body><script>alert(document.cookie)</script></body></html>');
+        // A real GIF with a page after it, and a PNG whose header chunk is corrupt.
+        const trailing = Buffer.concat([gif(), Buffer.from('<!doctype html><script src="https://evil.example/x.js"></script>')]);
+        const brokenPng = png();
+        brokenPng[30] = (brokenPng[30] ?? 0) ^ 0xff; // in the header chunk's CRC
+        assert.match((await failure(await post(form(page, 'cat.gif')), 400)).message, /^file: the file holds HTML or SVG markup; it is not a valid image\/gif file$/);
+        assert.match((await failure(await postJson({ base64: trailing.toString('base64'), mimeType: 'image/gif' }), 400)).message, /^base64: the file holds HTML/);
+        files.file('/cat.gif', page, 'image/gif');
+        assert.match((await failure(await postJson({ url: files.url('/cat.gif') }), 400)).message, /^url: the file holds HTML/);
+        assert.match((await failure(await post(form(brokenPng, 'x.png')), 400)).message, /^file: the PNG chunk IHDR fails its CRC; it is not a valid image\/png file$/);
+        assert.match((await failure(await post(form(Buffer.from('GIF89a\x01\0\x01\0\0\0\0junk that is no GIF block', 'latin1'), 'x.gif')), 400)).message, /^file: the GIF has an unknown block/);
+        await nothingLeft(before);
+      });
+
       test('past MEDIA_MAX_BYTES a streamed upload stops with 413 payload_too_large and leaves nothing', async () => {
         const before = await snapshot();
         const seen = s3?.requests.length ?? 0;

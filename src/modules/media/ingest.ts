@@ -9,6 +9,7 @@ import type { MediaStorage } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import { mediaStore, storeFor } from '../../storage/index.ts';
 import { detectMediaType, EXTENSIONS, MEDIA_TYPES, SNIFF_BYTES, type MediaType } from './detect.ts';
+import { verifyHead } from './verify.ts';
 
 export interface Incoming {
   /** The request field the bytes came from ('file', 'url', 'base64'); 400s name it. */
@@ -89,6 +90,12 @@ export async function storeUpload(config: Config, incoming: Incoming): Promise<S
   if (declared !== null && declared !== detection.type) {
     await stop();
     throw mismatch(declared, detection.type);
+  }
+  // A valid signature is not enough: the bytes after it must be that type too (verify.ts).
+  const verdict = verifyHead(detection.type, head.subarray(0, SNIFF_BYTES));
+  if (verdict !== null) {
+    await stop();
+    throw errors.invalid(field, `${verdict}; it is not a valid ${detection.type} file`);
   }
 
   let size = head.length;
