@@ -14,6 +14,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onSend', async (request, reply) => {
     reply.header('request-id', request.id);
   });
+  registerSecurityHeaders(app);
 
   await registerOpenApi(app);
   for (const schema of appRoutes.schemas) app.addSchema(schema);

@@ -66,6 +66,8 @@ for (const dialect of DIALECTS) {
       assert.ok(res.headers.get('etag'));
       assert.ok(res.headers.get('last-modified'));
       assert.equal(res.headers.get('ratelimit-limit'), null, 'not rate limited');
+      // Never read as another type than the one declared (issue 29, point 8).
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
       assert.deepEqual(Buffer.from(await res.arrayBuffer()), bytes);
     });
 
@@ -93,6 +95,7 @@ for (const dialect of DIALECTS) {
       const beyond = await t.request(path, { headers: { range: `bytes=${SIZE}-` } });
       assert.equal(beyond.status, 416);
       assert.equal(beyond.headers.get('content-range'), `bytes */${SIZE}`);
+      for (const answer of [slice, suffix, open, beyond]) assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
       await beyond.arrayBuffer();
     });
 
@@ -102,6 +105,7 @@ for (const dialect of DIALECTS) {
       assert.match(etag, /^"[A-Za-z0-9_-]+"$/, 'a strong ETag');
       const res = await t.request(path, { headers: { 'if-none-match': etag } });
       assert.equal(res.status, 304);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
       await res.arrayBuffer();
       const since = await t.request(path, { headers: { 'if-modified-since': head.headers.get('last-modified') ?? '' } });
       assert.equal(since.status, 304);
@@ -118,6 +122,7 @@ for (const dialect of DIALECTS) {
       for (const other of ['/media-files/AAAAAAAAAAAAAAAAAAAAAAAA.png', '/media-files/..%2Fsocialapi.db', '/media-files/.partial', '/media-files/x.png']) {
         const res = await t.request(other);
         assert.equal(res.status, 404, other);
+        assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
         await res.arrayBuffer();
       }
     });

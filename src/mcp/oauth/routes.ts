@@ -38,7 +38,12 @@ function errorPage(reply: FastifyReply, message: string): FastifyReply {
   const body = html`<p class="notice bad" role="alert">${message}</p><p class="muted">Nothing was shared with the application. Go back to it and start the connection again.</p>`;
   return reply
     .code(400)
-    .headers({ 'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; frame-ancestors 'none'", 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' })
+    .headers({
+      'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
     .type('text/html; charset=utf-8')
     .send(bare('This connection request is not valid', body).text);
 }

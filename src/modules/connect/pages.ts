@@ -1,11 +1,21 @@
 // The small HTML pages the browser lands on after the platform's consent when the client gave
 // no redirectUrl (and for a state that cannot be trusted, where there is nowhere else to go).
+import { styleHashes } from '../../http/security-headers.ts';
+
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}';
+
+/** The result page loads nothing and runs nothing: its one inline style, by hash. */
+export const RESULT_PAGE_HEADERS = {
+  'content-security-policy': `default-src 'none'; style-src ${styleHashes(STYLE)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'referrer-policy': 'no-referrer',
+};
 
 export function resultPage(title: string, message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>
+<style>${STYLE}</style>
 </head><body><h1>${escape(title)}</h1><p>${escape(message)}</p></body></html>`;
 }

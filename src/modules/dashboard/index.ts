@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { STYLESHEET, SCRIPT } from './assets.ts';
 import { dashboardErrorHandler, dashboardNotFound } from './errors.ts';
 import { registerGuard } from './guard.ts';
+import { securityHeaders } from './headers.ts';
 import { BASE } from './layout.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { approvalRoutes } from './routes/approvals.ts';
@@ -20,20 +21,13 @@ import { webhookRoutes } from './routes/webhooks.ts';
 export { BASE as DASHBOARD_PREFIX };
 export { createSignInLink, revokeOrganizationSessions, LINK_TTL_MS } from './sessions.ts';
 
-const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data: https: http:; media-src 'self' https: http:; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-};
-
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.setErrorHandler(dashboardErrorHandler);
   app.setNotFoundHandler(dashboardNotFound);
   app.addHook('onSend', async (_request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(securityHeaders(reply));
   });
   registerGuard(app);
 

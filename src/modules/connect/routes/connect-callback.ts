@@ -5,12 +5,12 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Api } from '../../../http/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
-import { resultPage } from '../pages.ts';
+import { RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
 import { completeConnect, connectFailed, type ConnectResult } from '../service.ts';
 import { consumeState } from '../state.ts';
 
 function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(resultPage(title, message));
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').headers(RESULT_PAGE_HEADERS).send(resultPage(title, message));
 }
 
 function finish(reply: FastifyReply, redirectUrl: string | null, result: ConnectResult): FastifyReply {

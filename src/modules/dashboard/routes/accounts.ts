@@ -10,6 +10,8 @@ import { parseMetadata } from '../../accounts/credentials.ts';
 import { accountHealth, type Health } from '../../accounts/health.ts';
 import { callPlatform } from '../../accounts/platform-call.ts';
 import { authorizationUrl } from '../../connect/authorize.ts';
+import { callbackUrl } from '../../connect/service.ts';
+import { allowFormTargets } from '../headers.ts';
 import { checked, fieldsOf, FormError } from '../form.ts';
 import { sendPage, tenantFor, viewerOf } from '../guard.ts';
 import { badge, html, when, type Html } from '../html.ts';
@@ -18,6 +20,13 @@ import { BASE, csrfField, page, type Notice, type Viewer } from '../layout.ts';
 export const ACCOUNTS_PAGE_SIZE = 50;
 
 const nameOf = (row: Pick<AccountRow, 'username' | 'display_name' | 'id'>) => row.username ?? row.display_name ?? row.id;
+
+/** Where the reconnect form's redirect may lead: the platform's sign-in page of each login (and WhatsApp's signup page, ours). */
+function signInOrigins(deps: FastifyInstance['deps'], platform: string): string[] {
+  const connectors = deps.platforms.of(platform)?.connectors ?? [];
+  const origins = connectors.map((c) => new URL(c.authorizeUrl({ state: 'x', redirectUri: callbackUrl(deps.config, platform) })).origin);
+  return [...origins, new URL(deps.config.publicBaseUrl).origin];
+}
 
 function approvalSwitch(viewer: Viewer, row: AccountRow, back: string): Html {
   const id = `approval-${row.id}`;
@@ -100,6 +109,7 @@ ${health.recommendations.length ? html`<h3>What to do</h3><ul>${health.recommend
 <section class="card" aria-labelledby="h-reconnect"><h2 id="h-reconnect">Reconnect</h2><p>Sign in to ${row.platform} again to renew the token or grant missing permissions; you come back here afterwards.</p>
 <form method="post" action="${BASE}/accounts/${row.id}/reconnect">${csrfField(viewer)}<button class="primary" type="submit">Reconnect ${row.platform}</button></form></section>
 <p><a href="${BASE}/accounts">← All accounts</a></p>`;
+    allowFormTargets(reply, signInOrigins(deps, row.platform));
     return sendPage(reply, page(viewer, '/accounts', nameOf(row), body, notice));
   });
 

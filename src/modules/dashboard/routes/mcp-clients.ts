@@ -10,6 +10,7 @@ import { issueCode } from '../../../mcp/oauth/grants.ts';
 import { oauthUrls } from '../../../mcp/oauth/urls.ts';
 import { refusal } from '../errors.ts';
 import { fieldsOf } from '../form.ts';
+import { allowFormTargets } from '../headers.ts';
 import { sendPage, sessionOf, viewerOf } from '../guard.ts';
 import { html, when, type Html } from '../html.ts';
 import { BASE, csrfField, page, type Notice, type Viewer } from '../layout.ts';
@@ -66,6 +67,8 @@ export function mcpClientRoutes(app: FastifyInstance): void {
     const params = paramsOf(request.query);
     const parsed = await parseAuthorization(request.server.deps.store.db, urlsOf(request), params, request.server.deps.clock.now());
     if (parsed.kind !== 'ok') return notOk(reply, parsed);
+    // Approve (and Deny, for a client approved before) answer with a redirect to the client.
+    allowFormTargets(reply, [new URL(parsed.request.redirectUri).origin]);
     return sendPage(reply, consentPage(await viewerOf(request), parsed.request, params));
   });
 
