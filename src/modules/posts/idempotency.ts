@@ -4,10 +4,10 @@
 // other sees it and answers 409 REQUEST_IN_PROGRESS, or replays once the first has finished.
 // The row is marked done in the same transaction that creates the post; a request that fails
 // (400 …) removes it, so the key can be used again with a corrected body.
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { apiError } from '../../http/errors.ts';
+import { canonicalHash } from '../../lib/canonical-hash.ts';
 
 export const KEY_TTL_MS = 24 * 3600_000;
 /** A 'running' row older than this belongs to a request that died; the key may be taken over. */
@@ -16,18 +16,7 @@ export const ABANDONED_AFTER_MS = 5 * 60_000;
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; postId: string };
 
 /** SHA-256 of the body with object keys sorted, so key order does not matter. */
-export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(canonical(body)).digest('hex');
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+export const bodyHash = (body: unknown): string => canonicalHash(body);
 
 export async function claimRequest(db: Kysely<Database>, organizationId: string, key: string, hash: string, now: number): Promise<Claim> {
   return db.transaction().execute(async (trx) => {
