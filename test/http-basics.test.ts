@@ -269,7 +269,11 @@ for (const dialect of DIALECTS) {
       const message = async (res: Response) => ((await res.json()) as { error: { message: string; code?: string } }).error;
 
       test('PATCH sets and clears externalId, and the store has it', async () => {
-        const set = await patch(JSON.stringify({ externalId: 'client-42', ignored: true }));
+        // An undeclared field is refused, not ignored (issue 29, overriding DESIGN §2), and nothing changes.
+        const typo = await patch(JSON.stringify({ externalId: 'client-41', ignored: true }));
+        assert.equal(typo.status, 400);
+        assert.equal((await message(typo)).message, 'ignored: unknown field');
+        const set = await patch(JSON.stringify({ externalId: 'client-42' }));
         assert.equal(set.status, 200);
         assert.equal(((await set.json()) as { account: { externalId: string } }).account.externalId, 'client-42');
         const row = await t.runtime.deps.store.db.selectFrom('accounts').select('external_id').where('id', '=', accountId).executeTakeFirstOrThrow();
