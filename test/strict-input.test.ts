@@ -106,6 +106,36 @@ for (const dialect of DIALECTS) {
       assert.equal(await res.text(), '42');
     });
 
+    test('the OpenAPI document says so: every request object of fixed shape is closed, open ones stay open', async () => {
+      type Node = Record<string, unknown>;
+      const doc = (await (await fetch(`${t.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Node }> } }>> };
+      const open: string[] = [];
+      const notClosed: string[] = [];
+      const walk = (node: unknown, at: string): void => {
+        if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}[${i}]`));
+        if (typeof node !== 'object' || node === null) return;
+        const schema = node as Node;
+        if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return void open.push(at);
+        if (schema.properties && schema.additionalProperties !== false) notClosed.push(at);
+        for (const [key, value] of Object.entries(schema)) if (key !== 'additionalProperties') walk(value, `${at}.${key}`);
+      };
+      let bodies = 0;
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+            bodies++;
+            walk(schema, `${method.toUpperCase()} ${path} ${type}`);
+          }
+        }
+      }
+      assert.ok(bodies > 30);
+      assert.deepEqual(notClosed, []);
+      const newPost = open.filter((at) => at.startsWith('POST /posts application/json'));
+      assert.equal(newPost.length, 6, 'the six platformSpecificData branches stay open');
+      assert.ok(newPost.every((at) => at.includes('.platformSpecificData.anyOf')));
+      assert.ok(open.some((at) => at.startsWith('POST /whatsapp/accounts/{id}/templates') && at.includes('components')));
+    });
+
     describe('over MCP', () => {
       let mcp: McpClient;
       before(async () => {

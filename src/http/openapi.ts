@@ -17,7 +17,9 @@ export async function registerOpenApi(app: Api): Promise<void> {
         version: API_VERSION,
         description:
           'Connect reddit, instagram, facebook, threads, tiktok and WhatsApp accounts; publish and schedule posts; ' +
-          'answer comments and messages; run ads; read analytics; receive signed webhooks.',
+          'answer comments and messages; run ads; read analytics; receive signed webhooks. ' +
+          'A body field or query parameter an operation does not declare is refused with a 400 naming it ' +
+          "(objects of fixed shape have additionalProperties: false), except inside platformSpecificData, whose unknown keys come back as the target's warnings.",
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: API_PREFIX }],
