@@ -6,6 +6,7 @@
 // Under CI a missing browser fails the suite; elsewhere it is skipped with the reason.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DIALECTS, skipReason } from './harness/databases.ts';
@@ -14,6 +15,7 @@ import { IN_CI } from './harness/services.ts';
 import { waitFor } from './harness/wait.ts';
 import { getPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 import { heldPost, json, signInLink } from './dashboard-support.ts';
+import { authorizeUrl, pkce, registeredClient, standardParams } from './mcp-oauth-support.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const noBrowser = CHROMIUM && existsSync(CHROMIUM) ? false : 'no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH); browser tests skipped';
@@ -168,6 +170,30 @@ for (const dialect of DIALECTS) {
         assert.equal(styled, 'rgb(29, 35, 48)', `${path}: the stylesheet applies`);
       }
       assert.deepEqual(problems, []);
+    });
+
+    test("the consent page's Approve reaches the client's redirect URI: form-action allows that origin (and the page is never framed)", async () => {
+      // The MCP client's local listener, where the browser is sent back with the code.
+      const client = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('connected'));
+      await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
+      try {
+        const address = client.address();
+        assert.ok(address && typeof address !== 'string');
+        const redirect = `http://127.0.0.1:${address.port}/callback`;
+        const clientId = await registeredClient(t, 'Browser agent', redirect);
+        const { challenge } = pkce();
+        const page = await signIn(org, 'ana@example.com');
+        const consent = await page.goto(authorizeUrl(t, standardParams(t, clientId, challenge, { redirect_uri: redirect })));
+        assert.equal(consent?.headers()['x-frame-options'], 'DENY');
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await page.waitForURL(/\/callback\?/);
+        const back = new URL(page.url());
+        assert.equal(`${back.origin}${back.pathname}`, redirect);
+        assert.match(back.searchParams.get('code') ?? '', /^mcp_ac_/);
+        assert.equal(await page.locator('body').textContent(), 'connected');
+      } finally {
+        await new Promise((resolve) => client.close(resolve));
+      }
     });
 
     test('the approval switch saves itself when toggled (its Save button is only for browsers without script)', async () => {
