@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import type { Store } from '../src/db/database.ts';
 import { defineJob } from '../src/jobs/catalog.ts';
 import { enqueue } from '../src/jobs/queue.ts';
+import { currentWriteWatch, watchPlatformWrites } from '../src/lib/platform-writes.ts';
 import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { countJobs, deferred, insertJob, jobRow, openJobStore, startWorker, waitForStatus, type TestWorker } from './fixtures/jobs.ts';
@@ -212,6 +213,20 @@ for (const dialect of DIALECTS) {
       await waitFor(() => w.settled.some((s) => s.job.id === lost), 5000, 'the second job to settle');
       const expected = store.caps.writableCte ? 1 : 0; // PostgreSQL ends jobs after the handler, in batches
       assert.equal((await sql<{ id: string }>`select id from work_done where id = ${lost}`.execute(store.db)).rows.length, expected, 'the work of a run that lost its lease');
+    });
+
+    test('a job runs in the worker\'s own context, never in that of the request whose enqueue woke it', async (t) => {
+      t.after(cleanUp);
+      // An API request's platform writes are watched through AsyncLocalStorage (idempotent
+      // writes, http/idempotency.ts); a job it wakes must not be taken for one of them.
+      const seen = deferred<unknown>();
+      const kind = `test.context.${randomBytes(4).toString('hex')}`;
+      const job = defineJob({ kind, payload: Empty, maxAttempts: 1, timeoutMs: 5000, retryDelayMs: () => 10, run: () => Promise.resolve(seen.resolve(currentWriteWatch() ?? null)) });
+      track(startWorker(store, [job]));
+      await sleep(50); // the worker's first look is over
+      const watch = { beforeWrite: () => Promise.resolve(), afterWrite: () => undefined };
+      await watchPlatformWrites(watch, () => enqueue(store.db, store, Date.now(), job, {}));
+      assert.equal(await seen.promise, null);
     });
 
     test('stop(): a running job that finishes within the shutdown timeout completes', async (t) => {

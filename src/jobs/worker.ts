@@ -2,6 +2,7 @@
 // It sleeps until the earliest due job or lease expiry, or until woken by an enqueue, so a due
 // job starts within milliseconds; the poll interval is only a safety net.
 import type { FastifyBaseLogger } from 'fastify';
+import { AsyncResource } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { batched, type Batched } from '../db/batched.ts';
@@ -66,6 +67,13 @@ export class Worker {
   #heard = 0;
   readonly #leases: LeaseKeeper;
 
+  /**
+   * A look, run in the async context the worker was made in. wake() is called from whatever woke
+   * it (an enqueue inside an API request), and the jobs a look starts must not inherit that
+   * request's context: its idempotency watch would take their platform calls for its own.
+   */
+  readonly #tickInOwnContext = AsyncResource.bind(() => this.#tick());
+
   constructor(options: WorkerOptions) {
     this.#o = options;
     this.#lanes = this.#laneList();
@@ -110,7 +118,7 @@ export class Worker {
       return;
     }
     this.#ticking = true;
-    this.#tickDone = this.#tick().finally(() => {
+    this.#tickDone = this.#tickInOwnContext().finally(() => {
       this.#ticking = false;
       if (this.#again) {
         this.#again = false;
