@@ -3,6 +3,7 @@
 // and a loopback file server for media downloads.
 import { createServer, type Server } from 'node:http';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.ts';
+import * as media from '../fixtures/media.ts';
 
 export async function sandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ seed: 'test', ...options });
@@ -103,14 +104,14 @@ export async function fileServer(files: Record<string, { body: Buffer; type?: st
   };
 }
 
-/** Tiny files with the right magic numbers. */
+/** Real files of each type (the service checks an upload's structure, not only its head), and HTML posing as media. */
 export const samples = {
-  jpeg: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 1)]),
-  png: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 2)]),
-  webp: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(200, 3)]),
-  gif: Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(200, 4)]),
-  mp4: Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom'), Buffer.alloc(400, 5)]),
-  mov: Buffer.concat([Buffer.from([0, 0, 0, 0x14]), Buffer.from('ftypqt  '), Buffer.alloc(400, 6)]),
+  jpeg: media.jpeg(),
+  png: media.png(),
+  webp: media.webp(),
+  gif: media.gif(),
+  mp4: media.mp4(),
+  mov: media.mov(),
   html: Buffer.from('<!doctype html><html><body>not media</body></html>'),
 };
 
