@@ -115,47 +115,25 @@ export const batches: Record<string, (db: Db, c: Cutoffs) => Promise<bigint>> = 
 
   // Past 24 h a key is free anyway (claimRequest replaces it). A `running` row that old is no
   // request in progress: one is taken over as abandoned after ABANDONED_AFTER_MS (5 minutes).
-  idempotencyKeys: (db, c) =>
-    deleted(
-      db
-        .deleteFrom('post_requests')
-        .where('created_at', '<=', c.idempotency)
-        .where((eb) =>
-          eb(
-            eb.refTuple('organization_id', 'key'),
-            'in',
-            eb
-              .selectFrom('post_requests')
-              .select(['organization_id', 'key'])
-              .where('created_at', '<=', c.idempotency)
-              .orderBy('created_at')
-              .limit(BATCH)
-              .$asTuple('organization_id', 'key'),
-          ),
-        ),
-    ),
+  idempotencyKeys: (db, c) => deleted(expiredKeys(db, 'post_requests', c.idempotency)),
 
   // The keys of the other platform writes (http/idempotency.ts), on the same 24 hours.
-  requestKeys: (db, c) =>
-    deleted(
-      db
-        .deleteFrom('request_keys')
-        .where('created_at', '<=', c.idempotency)
-        .where((eb) =>
-          eb(
-            eb.refTuple('organization_id', 'key'),
-            'in',
-            eb
-              .selectFrom('request_keys')
-              .select(['organization_id', 'key'])
-              .where('created_at', '<=', c.idempotency)
-              .orderBy('created_at')
-              .limit(BATCH)
-              .$asTuple('organization_id', 'key'),
-          ),
-        ),
-    ),
+  requestKeys: (db, c) => deleted(expiredKeys(db, 'request_keys', c.idempotency)),
 };
+
+/** A batch of idempotency keys older than `cutoff`, oldest first (both tables are keyed alike). */
+function expiredKeys(db: Db, table: 'post_requests' | 'request_keys', cutoff: number) {
+  return db
+    .deleteFrom(table)
+    .where('created_at', '<=', cutoff)
+    .where((eb) =>
+      eb(
+        eb.refTuple('organization_id', 'key'),
+        'in',
+        eb.selectFrom(table).select(['organization_id', 'key']).where('created_at', '<=', cutoff).orderBy('created_at').limit(BATCH).$asTuple('organization_id', 'key'),
+      ),
+    );
+}
 
 async function deleted(query: { executeTakeFirst: () => Promise<{ numDeletedRows: bigint }> }): Promise<bigint> {
   return (await query.executeTakeFirst()).numDeletedRows;
