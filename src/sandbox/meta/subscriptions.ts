@@ -9,6 +9,9 @@ import { graphError, invalidParameter } from './graph-error.ts';
 import { defineNode } from './nodes.ts';
 import { bool, list, str, type GraphInput } from './params.ts';
 
+/** The apps of Meta's OAuth flavours, the ones Graph knows as Application nodes. */
+const META_PLATFORMS: ReadonlySet<string> = new Set(['facebook', 'instagram', 'threads']);
+
 const OBJECTS = new Set(['user', 'page', 'permissions', 'payments', 'application', 'instagram', 'whatsapp_business_account']);
 
 function requireAppToken(ctx: RouteContext, input: GraphInput, app: AppRecord): void {
@@ -20,7 +23,7 @@ function requireAppToken(ctx: RouteContext, input: GraphInput, app: AppRecord): 
 
 export const appNode = defineNode<AppRecord>({
   type: 'Application',
-  find: (state, id) => [...state.apps.values()].find((a) => a.clientId === id && a.platform !== 'tiktok' && a.platform !== 'reddit'),
+  find: (state, id) => [...state.apps.values()].find((a) => a.clientId === id && META_PLATFORMS.has(a.platform)),
   get: ({ node }) => ({ id: node.clientId, name: node.name }),
   edges: {
     subscriptions: {

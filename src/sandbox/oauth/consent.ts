@@ -31,6 +31,8 @@ export interface ConsentFlow {
   /** Where Cancel goes. */
   denyRedirect(request: PendingAuthorization): string;
   codeTtlSeconds(state: SandboxState): number;
+  /** The code's text, where the platform's codes have a shape of their own (default: the sandbox's). */
+  codeValue?(state: SandboxState): string;
 }
 
 const PENDING_TTL_MS = 3_600_000;
@@ -93,15 +95,9 @@ function decide(state: SandboxState, flow: ConsentFlow, request: PendingAuthoriz
     permanent: request.permanent,
     codeChallenge: request.codeChallenge,
     ttlSeconds: flow.codeTtlSeconds(state),
-    code: flow.platform === 'tiktok' ? tiktokStyleCode(state) : undefined,
+    code: flow.codeValue?.(state),
   });
   return flow.allowRedirect(request, code);
-}
-
-/** TikTok codes carry `*` and `!`, which arrive URL-encoded (platforms.md §12). */
-function tiktokStyleCode(state: SandboxState): string {
-  const raw = state.ids.opaque('tiktok-code', 60);
-  return `${raw.slice(0, 20)}*${raw.slice(20, 40)}!${raw.slice(40)}*3!5`;
 }
 
 function render(ctx: RouteContext, flow: ConsentFlow, request: PendingAuthorization): string {

@@ -34,6 +34,11 @@ export const tiktokConsent: ConsentFlow = {
   allowRedirect: (request, code) => redirectTo(request.redirectUri, { code: code.code, scopes: code.scopes.join(','), state: request.state }),
   denyRedirect: (request) => redirectTo(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the authorization request.', state: request.state }),
   codeTtlSeconds: (state) => state.settings.tokens.codeTikTok,
+  // TikTok codes carry `*` and `!`, which arrive URL-encoded (platforms.md §12).
+  codeValue: (state) => {
+    const raw = state.ids.opaque('tiktok-code', 60);
+    return `${raw.slice(0, 20)}*${raw.slice(20, 40)}!${raw.slice(40)}*3!5`;
+  },
 };
 
 function form(ctx: RouteContext): Record<string, string> {
