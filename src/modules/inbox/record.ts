@@ -9,7 +9,7 @@ import type { InboxEventKind } from '../../db/schema.ts';
 import type { EventData } from '../events/catalog.ts';
 import { emitEvent, type EmitContext } from '../events/emit.ts';
 import { newId } from '../../lib/ids.ts';
-import type { InboundComment } from '../platform-webhooks/meta-changes.ts';
+import type { InboundComment } from '../platform-webhooks/envelope.ts';
 
 export interface InboxAccount {
   id: string;

@@ -9,7 +9,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
-import type { InboundComment } from './meta-changes.ts';
+import type { InboundComment } from './envelope.ts';
 
 /** Ids go into a field modifier (`comment_id(…)`): nothing but an id's characters. */
 const ID = /^[\w-]+$/;

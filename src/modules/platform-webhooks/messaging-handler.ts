@@ -12,7 +12,7 @@ import { accountsOf, prepareProfiles, recordMessagingItem } from '../conversatio
 import { conversationExists, messageByPlatformId } from '../conversations/queries.ts';
 import { afterLocalSend } from '../conversations/sends-in-flight.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
-import type { Json } from './meta-changes.ts';
+import type { Json } from './envelope.ts';
 
 export interface PreparedMessaging {
   items: MessagingItem[];

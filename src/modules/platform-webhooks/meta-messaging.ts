@@ -10,7 +10,7 @@
 //                            may react, unreact and react again)
 import { createHash } from 'node:crypto';
 
-import { readEnvelope, type Json } from './meta-changes.ts';
+import { readEnvelope, type Json } from './envelope.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

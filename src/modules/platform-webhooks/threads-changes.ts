@@ -9,7 +9,7 @@
 // `mentions` (topic interaction): the value is the mentioning media {id, username, text,
 // media_type, permalink, shortcode, timestamp, …} and target_id the mentioned user's id.
 // `publish` and `delete` have no event in the contract (ignored); an unknown field waits for a handler.
-import type { InboundComment, Json, ParsedEnvelope } from './meta-changes.ts';
+import type { InboundComment, Json, ParsedEnvelope } from './envelope.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);

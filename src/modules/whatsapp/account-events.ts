@@ -17,7 +17,7 @@ import { parseMetadata } from '../accounts/credentials.ts';
 import type { EventData } from '../events/catalog.ts';
 import { emitEvent } from '../events/emit.ts';
 
-import { readEnvelope, type Json } from '../platform-webhooks/meta-changes.ts';
+import { readEnvelope, type Json } from '../platform-webhooks/envelope.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

@@ -16,7 +16,7 @@ import { emitMessageEvent, messageEventData, recordInboxMessage, type MessageFac
 import { accountsByPlatformId, conversationOf, messageByPlatformId } from '../conversations/queries.ts';
 import { conversationFor, insertMessage, touchConversation, type Attachment } from '../conversations/records.ts';
 
-import { readEnvelope, type Json } from '../platform-webhooks/meta-changes.ts';
+import { readEnvelope, type Json } from '../platform-webhooks/envelope.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

@@ -12,7 +12,7 @@ import type { Api } from '../../../http/types.ts';
 import { META_WEBHOOK_PATH, metaAppSecrets } from '../callback.ts';
 import { envelopeKinds, noteOf, platformEventProcess } from '../process-job.ts';
 import { handledOnArrival, recordMessaging } from '../messaging-handler.ts';
-import { readEnvelope } from '../meta-changes.ts';
+import { readEnvelope } from '../envelope.ts';
 import { validSignature } from '../signature.ts';
 
 // A NUL escaped in a JSON string: \u0000 whose backslash is not itself escaped (not the end of
