@@ -3,7 +3,7 @@
 // the functions directly instead. These are the shared routes; each module adds its own
 // (`/_sandbox/whatsapp/…`, `/_sandbox/meta/…`) through its descriptor's `control`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { OAUTH_PLATFORMS, type ConsentChoice, type OAuthPlatform, type RevokeReason } from './model.ts';
+import type { ConsentChoice, OAuthPlatform, RevokeReason } from './model.ts';
 import type { FaultInput } from './faults.ts';
 import type { SettingsPatch } from './settings.ts';
 import type { SandboxState } from './state.ts';
@@ -14,8 +14,10 @@ export class ControlError extends Error {
 
 type Json = Record<string, unknown>;
 
-const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
+/** A JSON object, or `{}` for anything else (control bodies are forgiving). */
+export const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+/** The objects of a JSON array, or `[]` for anything else. */
+export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
 
 function required(body: Json, key: string): string {
   const value = body[key];
@@ -23,9 +25,10 @@ function required(body: Json, key: string): string {
   return value;
 }
 
-function platform(body: Json): OAuthPlatform {
+function platform(state: SandboxState, body: Json): OAuthPlatform {
   const value = required(body, 'platform');
-  if (!OAUTH_PLATFORMS.includes(value as OAuthPlatform)) throw new ControlError(`platform: one of ${OAUTH_PLATFORMS.join(', ')}`);
+  const known = state.oauthPlatforms;
+  if (!known.includes(value as OAuthPlatform)) throw new ControlError(`platform: one of ${known.join(', ')}`);
   return value as OAuthPlatform;
 }
 
@@ -48,7 +51,7 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
   app.post('/_sandbox/apps', (req) => {
     const body = obj(req.body);
     return state.configureApp({
-      platform: platform(body),
+      platform: platform(state, body),
       clientId: required(body, 'clientId'),
       clientSecret: typeof body.clientSecret === 'string' ? body.clientSecret : undefined,
       redirectUris: Array.isArray(body.redirectUris) ? body.redirectUris.map(String) : undefined,
@@ -64,7 +67,7 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
       scopes: Array.isArray(body.scopes) ? body.scopes.map(String) : undefined,
       pageIds: Array.isArray(body.pageIds) ? body.pageIds.map(String) : undefined,
     };
-    state.setNextConsent(platform(body), choice);
+    state.setNextConsent(platform(state, body), choice);
     return ok(reply, { ok: true });
   });
   app.post('/_sandbox/tokens/expire', (req) => summary(guard(() => state.expireToken(required(obj(req.body), 'token')))));
@@ -124,36 +127,12 @@ function clockReport(state: SandboxState) {
   return { now, iso: new Date(now).toISOString(), offsetMs: state.clock.offset() };
 }
 
+/** Every module's people, under its name, in list order. */
 function people(state: SandboxState) {
-  const p = state.people;
-  return {
-    facebook: [...p.facebookUsers.values()].map((u) => ({ ...u, pages: u.pageIds.map((id) => p.pages.get(id)) })),
-    instagram: [...p.instagramAccounts.values()],
-    threads: [...p.threadsUsers.values()],
-    tiktok: [...p.tiktokCreators.values()],
-    reddit: { users: [...p.redditUsers.values()], subreddits: [...p.subreddits.values()] },
-  };
+  return Object.fromEntries(state.modules.flatMap((m) => (m.people ? [[m.name, m.people.list(state)]] : [])));
 }
 
+/** Adds each module's people from the value under its name, in list order. */
 function seed(state: SandboxState, body: Json) {
-  const reddit = obj(body.reddit);
-  return {
-    facebook: list(body.facebook).map((u) =>
-      state.addFacebookUser({
-        name: typeof u.name === 'string' ? u.name : undefined,
-        email: typeof u.email === 'string' ? u.email : undefined,
-        pages: list(u.pages),
-      }),
-    ),
-    instagram: list(body.instagram).map((a) => state.addInstagramAccount(a)),
-    threads: list(body.threads).map((u) => state.addThreadsUser(u)),
-    tiktok: list(body.tiktok).map((c) => state.addTikTokCreator(c)),
-    reddit: {
-      users: list(reddit.users).map((u) => state.addRedditUser(u)),
-      subreddits: list(reddit.subreddits).map((s) => {
-        if (typeof s.name !== 'string' || !s.name) throw new ControlError('reddit.subreddits[].name: required');
-        return state.addSubreddit({ ...s, name: s.name });
-      }),
-    },
-  };
+  return Object.fromEntries(state.modules.flatMap((m) => (m.people ? [[m.name, m.people.seed(state, body[m.name])]] : [])));
 }

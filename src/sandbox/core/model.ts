@@ -2,9 +2,15 @@
 // publishes, reddit things) live beside their platform; these are the shared ones: apps, people,
 // authorization codes and tokens.
 
-/** The OAuth flavours the sandbox serves; `instagram` is Instagram Login (platforms.md §2.2). */
-export type OAuthPlatform = 'facebook' | 'instagram' | 'threads' | 'tiktok' | 'reddit';
-export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = ['facebook', 'instagram', 'threads', 'tiktok', 'reddit'];
+/**
+ * The OAuth flavours the sandbox serves, one per module that has one, named after it
+ * (`instagram` is Instagram Login, platforms.md §2.2): each such module adds its entry
+ * (`declare module '../core/model.ts' { interface OAuthPlatforms { tiktok: true } }`) and sets
+ * `oauth: true` on its descriptor (the type and the runtime list, SandboxState.oauthPlatforms).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the modules
+export interface OAuthPlatforms {}
+export type OAuthPlatform = Extract<keyof OAuthPlatforms, string>;
 
 export interface AppRecord {
   platform: OAuthPlatform;

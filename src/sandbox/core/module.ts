@@ -22,6 +22,18 @@ export interface StateModule<Name extends string = string, Store extends object 
   readonly seed?: ((state: SandboxState) => void) | undefined;
   /** After the state was restored from a file: settle the work the restart cut off. */
   readonly restored?: ((state: SandboxState) => void) | undefined;
+  /** Its name is an OAuth flavour too: apps, codes, tokens and queued consent carry it. */
+  readonly oauth?: true | undefined;
+  /**
+   * Its people in the control API, under the module's name: what `GET /_sandbox/people` lists,
+   * and what `POST /_sandbox/seed` adds from the value under that name (its answer: the people added).
+   */
+  readonly people?: PeopleControl | undefined;
+}
+
+export interface PeopleControl {
+  list(state: SandboxState): unknown;
+  seed(state: SandboxState, body: unknown): unknown;
 }
 
 /** The stores a list of modules builds, keyed by module name. */

@@ -82,6 +82,8 @@ export class SandboxState {
   /** Events due at a moment of sandbox time (WhatsApp statuses, template reviews). */
   readonly timers: SandboxTimers;
   readonly #modules: readonly StateModule<string, object>[];
+  /** The OAuth flavours of the modules, in list order. */
+  readonly oauthPlatforms: readonly OAuthPlatform[];
   #pending = new Set<Promise<unknown>>();
   #persistence: SandboxPersistence | null = null;
 
@@ -89,6 +91,7 @@ export class SandboxState {
   constructor(modules: readonly StateModule<string, object>[], options: SandboxStateOptions = {}) {
     this.options = options;
     this.#modules = modules;
+    this.oauthPlatforms = modules.flatMap((m) => (m.oauth ? [m.name as OAuthPlatform] : []));
     this.clock = createSandboxClock(options.clock);
     this.ids = new IdGenerator(options.seed ?? 'sandbox');
     this.settings = defaultSettings();
@@ -98,6 +101,11 @@ export class SandboxState {
     this.timers = new SandboxTimers(this.clock, () => this.changed());
     this.clock.onAdvance(() => this.changed());
     this.#init();
+  }
+
+  /** The modules the state was built from, in list order. */
+  get modules(): readonly StateModule<string, object>[] {
+    return this.#modules;
   }
 
   /** A store is a field named after its module: two modules, or a module and a field, may not share a name. */

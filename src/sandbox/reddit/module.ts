@@ -1,6 +1,7 @@
 // The reddit module: its hosts, its store, the user `sandbox_user` and four subreddits with the
 // rules the service must meet (flairs, a required flair, text only, links only); its control
 // route makes a person comment (control.ts).
+import { ControlError, list, obj } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { registerRedditControl } from './control.ts';
 import { redditHosts } from './hosts.ts';
@@ -12,8 +13,15 @@ declare module '../core/module.ts' {
   }
 }
 
+declare module '../core/model.ts' {
+  interface OAuthPlatforms {
+    readonly reddit: true;
+  }
+}
+
 export const redditModule: SandboxModule<'reddit', RedditStore> = {
   name: 'reddit',
+  oauth: true,
   store: () => new RedditStore(),
   seed: (state) => {
     state.addRedditUser({ name: 'sandbox_user' });
@@ -25,6 +33,19 @@ export const redditModule: SandboxModule<'reddit', RedditStore> = {
     state.addSubreddit({ name: 'sandbox_flair', title: 'Flair required', flairs: [{ text: 'Question' }, { text: 'Showcase' }], flairRequired: true });
     state.addSubreddit({ name: 'sandbox_text', title: 'Text posts only', submissionType: 'self' });
     state.addSubreddit({ name: 'sandbox_links', title: 'Links only', submissionType: 'link' });
+  },
+  people: {
+    list: (state) => ({ users: [...state.people.redditUsers.values()], subreddits: [...state.people.subreddits.values()] }),
+    seed: (state, body) => {
+      const reddit = obj(body);
+      return {
+        users: list(reddit.users).map((u) => state.addRedditUser(u)),
+        subreddits: list(reddit.subreddits).map((s) => {
+          if (typeof s.name !== 'string' || !s.name) throw new ControlError('reddit.subreddits[].name: required');
+          return state.addSubreddit({ ...s, name: s.name });
+        }),
+      };
+    },
   },
   hosts: redditHosts,
   control: registerRedditControl,

@@ -1,5 +1,6 @@
 // The threads module: its login hosts and graph.threads.net, its store, `sandbox.threads`, and
 // the control route that makes a person reply (control.ts).
+import { list } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { registerThreadsControl } from './control.ts';
 import { threadsGraphHost, threadsWebHosts } from './hosts.ts';
@@ -11,8 +12,19 @@ declare module '../core/module.ts' {
   }
 }
 
+declare module '../core/model.ts' {
+  interface OAuthPlatforms {
+    readonly threads: true;
+  }
+}
+
 export const threadsModule: SandboxModule<'threads', ThreadsStore> = {
   name: 'threads',
+  oauth: true,
+  people: {
+    list: (state) => [...state.people.threadsUsers.values()],
+    seed: (state, body) => list(body).map((u) => state.addThreadsUser(u)),
+  },
   store: () => new ThreadsStore(),
   seed: (state) => {
     state.addThreadsUser({ username: 'sandbox.threads', name: 'Sandbox Threads' });

@@ -1,4 +1,5 @@
 // The tiktok module: its hosts, its store, and the private account `sandbox.tiktok`.
+import { list } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { tiktokHosts } from './hosts.ts';
 import { TikTokStore } from './store.ts';
@@ -9,8 +10,19 @@ declare module '../core/module.ts' {
   }
 }
 
+declare module '../core/model.ts' {
+  interface OAuthPlatforms {
+    readonly tiktok: true;
+  }
+}
+
 export const tiktokModule: SandboxModule<'tiktok', TikTokStore> = {
   name: 'tiktok',
+  oauth: true,
+  people: {
+    list: (state) => [...state.people.tiktokCreators.values()],
+    seed: (state, body) => list(body).map((c) => state.addTikTokCreator(c)),
+  },
   store: () => new TikTokStore(),
   seed: (state) => {
     state.addTikTokCreator({ username: 'sandbox.tiktok', displayName: 'Sandbox TikTok' });
