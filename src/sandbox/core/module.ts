@@ -2,6 +2,7 @@
 // module (one folder: threads/, whatsapp/ …) exports a descriptor, modules.ts lists them, and the
 // state is built from that list. The hosts and control routes a module serves are the rest of its
 // descriptor (../module.ts); this part is what construction, reset and restore use.
+import type { SettingsDefaults } from './settings.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface StateModule<Name extends string = string, Store extends object 
   readonly seed?: ((state: SandboxState) => void) | undefined;
   /** After the state was restored from a file: settle the work the restart cut off. */
   readonly restored?: ((state: SandboxState) => void) | undefined;
+  /** The defaults of its settings (their types: its entries on the interfaces of settings.ts). */
+  readonly settings?: (() => SettingsDefaults) | undefined;
   /** Its name is an OAuth flavour too: apps, codes, tokens and queued consent carry it. */
   readonly oauth?: true | undefined;
   /**

@@ -94,7 +94,7 @@ export class SandboxState {
     this.oauthPlatforms = modules.flatMap((m) => (m.oauth ? [m.name as OAuthPlatform] : []));
     this.clock = createSandboxClock(options.clock);
     this.ids = new IdGenerator(options.seed ?? 'sandbox');
-    this.settings = defaultSettings();
+    this.settings = defaultSettings(this.#modules);
     this.people = new People(this.ids);
     this.#checkNames();
     this.#freshStores();
@@ -166,7 +166,7 @@ export class SandboxState {
   /** Forgets everything but the constructor's options, then seeds again. */
   reset(): void {
     this.ids = new IdGenerator(this.options.seed ?? 'sandbox');
-    this.settings = defaultSettings();
+    this.settings = defaultSettings(this.#modules);
     this.people = new People(this.ids);
     this.apps.clear();
     this.codes.clear();

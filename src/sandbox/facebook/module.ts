@@ -12,11 +12,50 @@ declare module '../core/model.ts' {
   }
 }
 
+declare module '../core/settings.ts' {
+  interface ProcessingSettings {
+    /** Facebook videos, Reels and video stories after their upload (§3.1). */
+    facebookVideoMs: number;
+  }
+  interface TokenSettings {
+    facebookShort: number;
+    facebookLong: number;
+    /** Authorization codes: 10 minutes. */
+    codeFacebook: number;
+  }
+  interface LimitSettings {
+    /** Reels published through the API per Page per rolling 24 h (§3.1). */
+    facebookReels: number;
+  }
+  interface ModuleSettings {
+    facebook: {
+      /** Permissions a Facebook Login for Business `config_id` stands for. */
+      configScopes: string[];
+    };
+  }
+}
+
 const INTERRUPTED = 'The download was interrupted by a sandbox restart';
 
 export const facebookModule: SandboxModule<'facebook'> = {
   name: 'facebook',
   oauth: true,
+  settings: () => ({
+    processing: { facebookVideoMs: 5000 },
+    tokens: { facebookShort: 5400, facebookLong: 5_184_000, codeFacebook: 600 },
+    limits: { facebookReels: 30 },
+    facebook: {
+      configScopes: [
+        'pages_show_list',
+        'pages_manage_posts',
+        'pages_read_engagement',
+        'pages_manage_engagement',
+        'business_management',
+        'whatsapp_business_management',
+        'whatsapp_business_messaging',
+      ],
+    },
+  }),
   seed: (state) => {
     state.addFacebookUser({
       name: 'Sandbox User',

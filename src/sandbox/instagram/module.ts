@@ -11,9 +11,39 @@ declare module '../core/model.ts' {
   }
 }
 
+declare module '../core/settings.ts' {
+  interface ProcessingSettings {
+    /** Instagram containers (§2.3): images are fetched at creation, then processed. */
+    instagramImageMs: number;
+    instagramVideoMs: number;
+  }
+  interface TokenSettings {
+    instagramShort: number;
+    instagramLong: number;
+    /** Authorization codes: 1 hour. */
+    codeInstagram: number;
+  }
+  interface LimitSettings {
+    /** Instagram API posts per rolling 24 h (§2.3: docs say 100, 50 or 25; read config.quota_total). */
+    instagramPosts: number;
+  }
+  interface ModuleSettings {
+    instagram: {
+      /** The code-exchange answer: flat `{access_token,user_id,permissions}` or wrapped in `data` (§2.2). */
+      tokenResponseShape: 'flat' | 'data';
+    };
+  }
+}
+
 export const instagramModule: SandboxModule<'instagram'> = {
   name: 'instagram',
   oauth: true,
+  settings: () => ({
+    processing: { instagramImageMs: 1000, instagramVideoMs: 5000 },
+    tokens: { instagramShort: 3600, instagramLong: 5_184_000, codeInstagram: 3600 },
+    limits: { instagramPosts: 100 },
+    instagram: { tokenResponseShape: 'flat' },
+  }),
   people: {
     list: (state) => [...state.people.instagramAccounts.values()],
     seed: (state, body) => list(body).map((a) => state.addInstagramAccount(a)),

@@ -19,9 +19,26 @@ declare module '../core/model.ts' {
   }
 }
 
+declare module '../core/settings.ts' {
+  interface TokenSettings {
+    redditAccess: number;
+    /** Authorization codes: 10 minutes. */
+    codeReddit: number;
+  }
+  interface LimitSettings {
+    /** reddit: 100 queries a minute averaged over 10 minutes, per client id (§6.3). */
+    redditRequestsPerWindow: number;
+    redditWindowSeconds: number;
+  }
+}
+
 export const redditModule: SandboxModule<'reddit', RedditStore> = {
   name: 'reddit',
   oauth: true,
+  settings: () => ({
+    tokens: { redditAccess: 3600, codeReddit: 600 },
+    limits: { redditRequestsPerWindow: 1000, redditWindowSeconds: 600 },
+  }),
   store: () => new RedditStore(),
   seed: (state) => {
     state.addRedditUser({ name: 'sandbox_user' });

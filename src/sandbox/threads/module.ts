@@ -18,9 +18,32 @@ declare module '../core/model.ts' {
   }
 }
 
+declare module '../core/settings.ts' {
+  interface ProcessingSettings {
+    threadsTextMs: number;
+    threadsMediaMs: number;
+  }
+  interface TokenSettings {
+    threadsShort: number;
+    threadsLong: number;
+    /** Authorization codes: 1 hour. */
+    codeThreads: number;
+  }
+  interface LimitSettings {
+    threadsPosts: number;
+    threadsReplies: number;
+    threadsDeletes: number;
+  }
+}
+
 export const threadsModule: SandboxModule<'threads', ThreadsStore> = {
   name: 'threads',
   oauth: true,
+  settings: () => ({
+    processing: { threadsTextMs: 0, threadsMediaMs: 2000 },
+    tokens: { threadsShort: 3600, threadsLong: 5_184_000, codeThreads: 3600 },
+    limits: { threadsPosts: 250, threadsReplies: 1000, threadsDeletes: 100 },
+  }),
   people: {
     list: (state) => [...state.people.threadsUsers.values()],
     seed: (state, body) => list(body).map((u) => state.addThreadsUser(u)),

@@ -16,9 +16,37 @@ declare module '../core/model.ts' {
   }
 }
 
+declare module '../core/settings.ts' {
+  interface ProcessingSettings {
+    tiktokMs: number;
+  }
+  interface TokenSettings {
+    tiktokAccess: number;
+    tiktokRefresh: number;
+    /** Authorization codes: 10 minutes. */
+    codeTikTok: number;
+  }
+  interface LimitSettings {
+    tiktokInitPerMinute: number;
+    tiktokStatusPerMinute: number;
+  }
+  interface ModuleSettings {
+    tiktok: {
+      /** URL prefixes verified for PULL_FROM_URL; null accepts every URL (§5.3). */
+      verifiedUrlPrefixes: string[] | null;
+    };
+  }
+}
+
 export const tiktokModule: SandboxModule<'tiktok', TikTokStore> = {
   name: 'tiktok',
   oauth: true,
+  settings: () => ({
+    processing: { tiktokMs: 3000 },
+    tokens: { tiktokAccess: 86_400, tiktokRefresh: 31_536_000, codeTikTok: 600 },
+    limits: { tiktokInitPerMinute: 6, tiktokStatusPerMinute: 30 },
+    tiktok: { verifiedUrlPrefixes: null },
+  }),
   people: {
     list: (state) => [...state.people.tiktokCreators.values()],
     seed: (state, body) => list(body).map((c) => state.addTikTokCreator(c)),
