@@ -1,15 +1,36 @@
-// Every platform's adapter, one line each, built once at start from the config with one HTTP
-// client and handed down as `deps.platforms`. Adding a platform is one folder under platforms/
-// (its index.ts builds the adapter) and one line here.
+// The registry: every platform's definition (its folder's index.ts), one line each. Adding a
+// platform is one folder under platforms/ and one line here (and its name in types.ts'
+// PLATFORMS). createPlatforms builds every adapter once at start from the config with one HTTP
+// client and hands them down as `deps.platforms`; the rest of the definitions (post options,
+// validation, media rules, best-time defaults) is read from here without a platform call.
 import { createPlatformContext, type ContextConfig } from './context.ts';
-import { facebookAdapter } from './facebook/index.ts';
+import type { PlatformDefinition, PostPublishing } from './definition.ts';
+import { facebookPlatform } from './facebook/index.ts';
 import type { PlatformHttp } from './http.ts';
-import { instagramAdapter } from './instagram/index.ts';
-import { redditAdapter } from './reddit/index.ts';
-import { threadsAdapter } from './threads/index.ts';
-import { tiktokAdapter } from './tiktok/index.ts';
+import { instagramPlatform } from './instagram/index.ts';
+import { redditPlatform } from './reddit/index.ts';
+import type { PostPlatform } from './target-options.ts';
+import { threadsPlatform } from './threads/index.ts';
+import { tiktokPlatform } from './tiktok/index.ts';
 import { isPlatform, type Platform, type PlatformAdapter, type Platforms } from './types.ts';
-import { whatsappAdapter } from './whatsapp/index.ts';
+import { whatsappPlatform } from './whatsapp/index.ts';
+
+/** Every platform's definition, in the order of PLATFORMS. */
+export const DEFINITIONS = [redditPlatform, instagramPlatform, facebookPlatform, threadsPlatform, tiktokPlatform, whatsappPlatform] as const;
+
+// Every platform has its definition (a name in PLATFORMS without one fails to compile).
+const covered: Platform extends (typeof DEFINITIONS)[number]['name'] ? true : never = true;
+void covered;
+
+/** The definitions of the platforms posts can target, with their publishing (in the order of PLATFORMS). */
+export const POST_DEFINITIONS = DEFINITIONS.filter((d): d is Extract<(typeof DEFINITIONS)[number], { publishing: object }> => d.publishing !== undefined) as unknown as ReadonlyArray<
+  PlatformDefinition<PostPlatform> & { publishing: PostPublishing<unknown> }
+>;
+
+/** The definition of a stored platform name; null for a name no definition serves. */
+export function definitionOf(name: string): PlatformDefinition | null {
+  return DEFINITIONS.find((d) => d.name === name) ?? null;
+}
 
 /** Watches platform calls (metrics): wraps the HTTP client before adapters use it, and each adapter. */
 export interface PlatformObserver {
@@ -21,14 +42,7 @@ export function createPlatforms(config: ContextConfig, observer?: PlatformObserv
   const base = createPlatformContext(config);
   const ctx = observer ? { ...base, http: observer.http(base.http) } : base;
   const watch = <P extends Platform>(adapter: PlatformAdapter<P>) => (observer ? observer.adapter(adapter) : adapter);
-  const adapters: Platforms['adapters'] = {
-    reddit: watch(redditAdapter(ctx)),
-    instagram: watch(instagramAdapter(ctx)),
-    facebook: watch(facebookAdapter(ctx)),
-    threads: watch(threadsAdapter(ctx)),
-    tiktok: watch(tiktokAdapter(ctx)),
-    whatsapp: watch(whatsappAdapter(ctx)),
-  };
+  const adapters = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, watch(d.adapter(ctx))])) as unknown as Platforms['adapters'];
   return {
     adapters,
     of: (name) => (isPlatform(name) ? adapters[name] : null),

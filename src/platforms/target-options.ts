@@ -1,5 +1,5 @@
 // The options a post target carries to its platform's publisher, typed per platform (the schemas
-// are in each platform's options.ts; modules/posts/validate produces them, the delivery job reads
+// are in each platform's options.ts; each platform's validate.ts produces them, the delivery job reads
 // them back with parseStoredOptions), and the one place that hands a target to the publisher of
 // its own platform, so each publisher receives its own options type.
 import type { FacebookOptions } from './facebook/options.ts';
@@ -31,20 +31,10 @@ export type PublishBase = Omit<PublishRequest<never>, 'options'>;
 
 /** Publishes the target with its own platform's publisher; null when that platform has none. */
 export function publishTarget(adapters: { readonly [P in PostPlatform]: PlatformAdapter<P> }, target: PlatformOptions, base: PublishBase): Promise<PublishOutcome> | null {
-  switch (target.platform) {
-    case 'reddit':
-      return adapters.reddit.publisher?.publish({ ...base, options: target.options }) ?? null;
-    case 'instagram':
-      return adapters.instagram.publisher?.publish({ ...base, options: target.options }) ?? null;
-    case 'facebook':
-      return adapters.facebook.publisher?.publish({ ...base, options: target.options }) ?? null;
-    case 'threads':
-      return adapters.threads.publisher?.publish({ ...base, options: target.options }) ?? null;
-    case 'tiktok':
-      return adapters.tiktok.publisher?.publish({ ...base, options: target.options }) ?? null;
-    default: {
-      const unreachable: never = target;
-      throw new Error(`unknown platform ${String(unreachable)}`);
-    }
-  }
+  return publishWith(adapters[target.platform], target.options, base);
+}
+
+// `target` pairs a platform with its own options, so its adapter's publisher takes them.
+function publishWith<P extends PostPlatform>(adapter: PlatformAdapter<P>, options: OptionsOf<P>, base: PublishBase): Promise<PublishOutcome> | null {
+  return adapter.publisher?.publish({ ...base, options }) ?? null;
 }

@@ -2,17 +2,14 @@
 import { Type, type Static } from 'typebox';
 import type { PostRow, PostTargetRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
-import { FacebookData } from '../../platforms/facebook/options.ts';
-import { InstagramData } from '../../platforms/instagram/options.ts';
-import { RedditData } from '../../platforms/reddit/options.ts';
-import { ThreadsData } from '../../platforms/threads/options.ts';
-import { TiktokData } from '../../platforms/tiktok/options.ts';
+import { POST_DEFINITIONS } from '../../platforms/registry.ts';
+import type { PostPlatform } from '../../platforms/target-options.ts';
 import { PLATFORMS } from '../accounts/schemas.ts';
 
 export const POST_STATUSES = ['draft', 'scheduled', 'pending_approval', 'queued', 'publishing', 'published', 'partial', 'failed', 'rejected'] as const;
 export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed'] as const;
-/** Platforms posts are published to (a whatsapp account cannot be a post's target). */
-export const POST_PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok'] as const;
+/** Platforms posts are published to: those whose definition has publishing (a whatsapp account cannot be a post's target). */
+export const POST_PLATFORMS: readonly PostPlatform[] = POST_DEFINITIONS.map((d) => d.name);
 /**
  * The words Target.platform accepts: every platform an account can be connected on, and the
  * contract's x and linkedin (DESIGN §2 Posts), which no account has yet. A word that names the
@@ -60,8 +57,8 @@ export type PostTarget = Static<typeof PostTarget>;
  */
 const OtherKeys = Type.Object({}, { title: 'OtherKeys', description: "Keys of another platform, or of none: skipped, and listed in the target's warnings.", additionalProperties: true });
 
-/** platformSpecificData, described per platform (src/platforms/<platform>/options.ts). */
-export const PlatformSpecificData = Type.Union([RedditData, InstagramData, FacebookData, ThreadsData, TiktokData, OtherKeys], {
+/** platformSpecificData, described per platform (src/platforms/<platform>/options.ts, through its definition). */
+export const PlatformSpecificData = Type.Union([...POST_DEFINITIONS.map((d) => d.publishing.data), OtherKeys], {
   description:
     `Options for the account's platform: ${POST_PLATFORMS.map((p) => `${p} (${p[0]?.toUpperCase() ?? ''}${p.slice(1)}Data)`).join(', ')}. ` +
     "Keys of another platform, unknown keys and keys that do not apply to the content type are not refused: they are skipped and come back as the target's warnings. " +

@@ -15,6 +15,10 @@ import { facebookInsights } from './insights.ts';
 import { facebookMessaging } from './messaging.ts';
 import { facebookPostEditor, facebookPostRemover } from './published.ts';
 import { marketingApi } from '../meta/marketing.ts';
+import type { PlatformDefinition } from '../definition.ts';
+import { FacebookData, FacebookOptions } from './options.ts';
+import { validateFacebook } from './validate.ts';
+import { facebookMedia } from './media-rules.ts';
 
 export const FACEBOOK_FEATURES: Record<string, string[]> = {
   publish: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement'],
@@ -126,3 +130,10 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
     ads: marketingApi(ctx),
   };
 }
+
+/** Everything the service knows about facebook (listed in ../registry.ts). */
+export const facebookPlatform: PlatformDefinition<'facebook'> = {
+  name: 'facebook',
+  adapter: facebookAdapter,
+  publishing: { data: FacebookData, options: FacebookOptions, validate: validateFacebook, media: facebookMedia },
+};

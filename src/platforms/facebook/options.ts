@@ -1,7 +1,7 @@
 // facebook Pages' platformSpecificData (contract table "facebook (Pages)"): the keys a client
 // sends (FacebookData, also the OpenAPI description), the options validation keeps for the
 // publisher (FacebookOptions, stored per target), and the rules checked only when the post goes
-// live. modules/posts/validate/facebook.ts applies them and names the field in a 400.
+// live. validate.ts beside it applies them and names the field in a 400.
 import { Type, type Static } from 'typebox';
 
 export const FACEBOOK_CONTENT_TYPES = ['feed', 'reel', 'story'] as const;

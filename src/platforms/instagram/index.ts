@@ -12,6 +12,10 @@ import { instagramInsights } from './insights.ts';
 import { instagramMessaging } from './messaging.ts';
 import { instagramCommentsSwitch } from './published.ts';
 import { INSTAGRAM_GRAPH, INSTAGRAM_LOGIN_FEATURES, instagramLoginConnector, instagramProfile, limitFrom, refreshInstagramLogin } from './instagram-login.ts';
+import type { PlatformDefinition } from '../definition.ts';
+import { InstagramData, InstagramOptions } from './options.ts';
+import { validateInstagram } from './validate.ts';
+import { instagramMedia } from './media-rules.ts';
 
 /** Instagram webhook fields (§2.9): comments, mentions and messaging. */
 const INSTAGRAM_WEBHOOK_FIELDS = ['comments', 'mentions', 'messages', 'messaging_postbacks', 'messaging_seen', 'message_reactions'];
@@ -80,3 +84,10 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
     messaging: instagramMessaging(ctx.http),
   };
 }
+
+/** Everything the service knows about instagram (listed in ../registry.ts). */
+export const instagramPlatform: PlatformDefinition<'instagram'> = {
+  name: 'instagram',
+  adapter: instagramAdapter,
+  publishing: { data: InstagramData, options: InstagramOptions, validate: validateInstagram, media: instagramMedia },
+};

@@ -1,7 +1,7 @@
 // instagram's platformSpecificData (contract table "instagram"): the keys a client sends
 // (InstagramData, also the OpenAPI description), the options validation keeps for the publisher
 // (InstagramOptions, stored per target: both spellings of the type become one `kind`), and the
-// rules checked only when the post goes live. modules/posts/validate/instagram.ts applies them
+// rules checked only when the post goes live. validate.ts beside it applies them
 // and names the field in a 400.
 import { Type, type Static } from 'typebox';
 

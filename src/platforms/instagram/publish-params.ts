@@ -1,5 +1,5 @@
 // The parameters of `POST /{ig-user-id}/media` (platforms.md §2.3, §12) for one target, from its
-// validated options (modules/posts/validate/instagram.ts): one container for an image, a Reel
+// validated options (validate.ts): one container for an image, a Reel
 // or a story; for a carousel, one item container per media URL (video items are
 // media_type=VIDEO with is_carousel_item) and the parent. Each parameter goes only where the
 // platform takes it: caption, collaborators and location on the post, never on carousel items

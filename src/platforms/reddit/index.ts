@@ -10,6 +10,9 @@ import { redditApi, redditToken } from './errors.ts';
 import { redditPublisher } from './publish.ts';
 import { redditComments } from './comments.ts';
 import { redditInsights } from './insights.ts';
+import type { PlatformDefinition } from '../definition.ts';
+import { RedditData, RedditOptions } from './options.ts';
+import { validateReddit } from './validate.ts';
 
 export const REDDIT_FEATURES: Record<string, string[]> = {
   profile: ['identity'],
@@ -77,3 +80,14 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
     postInsights: redditInsights(ctx.http, ctx.redditUserAgent),
   };
 }
+
+/** Everything the service knows about reddit (listed in ../registry.ts). */
+export const redditPlatform: PlatformDefinition<'reddit'> = {
+  name: 'reddit',
+  adapter: redditAdapter,
+  publishing: { data: RedditData, options: RedditOptions, validate: validateReddit },
+  // reddit's US mornings, earlier than the others' weekday afternoons.
+  bestTime: [
+    [0, 13, 100], [1, 13, 98], [2, 13, 96], [3, 13, 94], [0, 12, 90], [1, 12, 88], [4, 13, 86], [5, 14, 80], [6, 14, 78],
+  ],
+};

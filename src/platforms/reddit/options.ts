@@ -1,7 +1,7 @@
 // reddit's platformSpecificData (contract table "reddit"): the keys a client sends
 // (RedditData, also the OpenAPI description), the options validation keeps for the publisher
 // (RedditOptions, stored per target), and the rules checked only when the post goes live.
-// modules/posts/validate/reddit.ts turns a broken rule into the 400 that names the field.
+// validate.ts beside it turns a broken rule into the 400 that names the field.
 import { Type, type Static } from 'typebox';
 
 export const REDDIT_TITLE_MAX = 300;

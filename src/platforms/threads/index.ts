@@ -12,6 +12,10 @@ import { threadsPublisher } from './publish.ts';
 import { threadsComments } from './comments.ts';
 import { threadsInsights } from './insights.ts';
 import { threadsPostRemover } from './published.ts';
+import type { PlatformDefinition } from '../definition.ts';
+import { ThreadsData, ThreadsOptions } from './options.ts';
+import { validateThreads } from './validate.ts';
+import { threadsMedia } from './media-rules.ts';
 
 const THREADS_GRAPH = 'https://graph.threads.net';
 const THREADS_VERSION = 'v1.0';
@@ -100,3 +104,10 @@ export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'>
     demographics: insights.demographics,
   };
 }
+
+/** Everything the service knows about threads (listed in ../registry.ts). */
+export const threadsPlatform: PlatformDefinition<'threads'> = {
+  name: 'threads',
+  adapter: threadsAdapter,
+  publishing: { data: ThreadsData, options: ThreadsOptions, validate: validateThreads, media: threadsMedia },
+};

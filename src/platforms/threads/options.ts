@@ -2,7 +2,7 @@
 // (ThreadsData, also the OpenAPI description), the options validation keeps for the publisher
 // (ThreadsOptions, stored per target: one post, or a chain of thread items, each with its media
 // as a list, its type decided and one alt text per item), and the rules checked only when the
-// post goes live. modules/posts/validate/threads.ts applies them and names the field in a 400.
+// post goes live. validate.ts beside it applies them and names the field in a 400.
 import { Type, type Static } from 'typebox';
 
 export const THREADS_MEDIA_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'] as const;

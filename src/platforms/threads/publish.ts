@@ -51,7 +51,7 @@ const CONTAINER_LIFETIME_MS = 86_400_000;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The units of a target, from its validated options (see modules/posts/validate/threads.ts). */
+/** The units of a target, from its validated options (see validate.ts). */
 export function threadsUnits(content: string, options: Record<string, unknown>): ThreadsUnit[] {
   const shared = { topicTag: str(options.topicTag), replyControl: str(options.replyControl) };
   const items = Array.isArray(options.threadItems) ? (options.threadItems as Array<Record<string, unknown>>) : null;

@@ -9,6 +9,10 @@ import { scopesOf } from '../features.ts';
 import { tiktokData, tiktokOAuth } from './errors.ts';
 import { tiktokPublisher } from './publish.ts';
 import { tiktokInsights } from './insights.ts';
+import type { PlatformDefinition } from '../definition.ts';
+import { TiktokData, TiktokOptions } from './options.ts';
+import { validateTiktok } from './validate.ts';
+import { tiktokMedia } from './media-rules.ts';
 
 const API = 'https://open.tiktokapis.com';
 
@@ -79,3 +83,14 @@ export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
     accountInsights: insights.account,
   };
 }
+
+/** Everything the service knows about tiktok (listed in ../registry.ts). */
+export const tiktokPlatform: PlatformDefinition<'tiktok'> = {
+  name: 'tiktok',
+  adapter: tiktokAdapter,
+  publishing: { data: TiktokData, options: TiktokOptions, validate: validateTiktok, media: tiktokMedia },
+  // tiktok's late afternoons.
+  bestTime: [
+    [1, 16, 100], [3, 16, 98], [4, 17, 96], [2, 16, 94], [0, 17, 90], [5, 15, 86], [6, 18, 84],
+  ],
+};

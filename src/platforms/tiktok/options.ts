@@ -2,7 +2,7 @@
 // leaves open are in docs/decisions.md): the keys a client sends (TiktokData, also the OpenAPI
 // description), the options validation keeps for the publisher (TiktokOptions, stored per
 // target: a video post or a photo post, each with its own keys), and the rules checked only
-// when the post goes live. modules/posts/validate/tiktok.ts applies them and names the field.
+// when the post goes live. validate.ts beside it applies them and names the field.
 import { Type, type Static } from 'typebox';
 
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;

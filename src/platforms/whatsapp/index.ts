@@ -15,6 +15,7 @@ import { markWhatsAppRead, sendWhatsAppMessage } from './messages.ts';
 import { readPhoneNumber, registerPhoneNumber } from './phone-number.ts';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates } from './templates.ts';
 import { metaString, type ConnectedAccount, type ConnectOption, type PlatformAdapter, type TokenSet } from '../types.ts';
+import type { PlatformDefinition } from '../definition.ts';
 
 export const WHATSAPP_FEATURES: Record<string, string[]> = {
   messages: ['whatsapp_business_messaging'],
@@ -138,3 +139,9 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp
     },
   };
 }
+
+/** Everything the service knows about whatsapp (listed in ../registry.ts): no post publishing, messages only. */
+export const whatsappPlatform: PlatformDefinition<'whatsapp'> = {
+  name: 'whatsapp',
+  adapter: whatsappAdapter,
+};

@@ -1,7 +1,8 @@
 // Media URLs checked before a target's first platform call (issue 6 item 7): each must answer
 // over https (http and loopback only where ALLOW_PRIVATE_URLS allows them, as in sandbox mode)
 // under the guards of lib/safe-fetch.ts, and its first bytes must be a type the platform takes
-// (instagram images are JPEG only …). The type comes from the bytes, never from the name or the
+// (instagram images are JPEG only …: each platform's media rules, src/platforms/<platform>/
+// media-rules.ts, in its definition). The type comes from the bytes, never from the name or the
 // Content-Type. A failure is permanent for the target, with a message naming the URL, instead
 // of the platform's generic "media could not be fetched" minutes later.
 import { Buffer } from 'node:buffer';
@@ -9,53 +10,16 @@ import { targetError } from '../../../http/errors.ts';
 import { FetchFailedError, safeFetch, UrlRefusedError } from '../../../lib/safe-fetch.ts';
 import { messageOf } from '../../../lib/errors.ts';
 import { detectMediaType, SNIFF_BYTES } from '../../media/detect.ts';
+import type { MediaItem, MediaKind, MediaRules } from '../../../platforms/definition.ts';
+import { strings } from '../../../platforms/media-items.ts';
+import { definitionOf } from '../../../platforms/registry.ts';
 
-export type MediaKind = 'image' | 'video';
-
-/** What a platform takes, by the type read from the file (platforms.md §2.3, §3.1, §4.2, §5.3–5.4). */
-const ACCEPTED: Record<string, { image: string[]; video: string[]; label: string }> = {
-  instagram: { image: ['image/jpeg'], video: ['video/mp4', 'video/quicktime'], label: 'JPEG images and MP4 or MOV videos' },
-  facebook: { image: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], video: ['video/mp4', 'video/quicktime'], label: 'JPEG, PNG, GIF or WebP images and MP4 or MOV videos' },
-  threads: { image: ['image/jpeg', 'image/png'], video: ['video/mp4', 'video/quicktime'], label: 'JPEG or PNG images and MP4 or MOV videos' },
-  tiktok: { image: ['image/jpeg', 'image/webp'], video: ['video/mp4', 'video/quicktime', 'video/webm'], label: 'JPEG or WebP photos and MP4, MOV or WebM videos' },
-};
-
-interface MediaItem {
-  /** How the URL is named in messages (`mediaUrls[1]`). */
-  field: string;
-  url: string;
-  /** The kind this place needs, when it needs one. */
-  kind: MediaKind | null;
-  /** Narrower types than the platform's (instagram cover: JPEG). */
-  only?: string[];
-}
-
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+/** The platform's media rules (src/platforms/<platform>/media-rules.ts); undefined when it names none. */
+const rulesOf = (platform: string): MediaRules | undefined => definitionOf(platform)?.publishing?.media;
 
 /** The media URLs of a target's validated options, with the kind each place needs. */
 export function mediaItems(platform: string, options: Record<string, unknown>): MediaItem[] {
-  const urls = strings(options.mediaUrls);
-  const type = typeof options.mediaType === 'string' ? options.mediaType.toUpperCase() : '';
-  const all = (kind: MediaKind | null): MediaItem[] => urls.map((url, i) => ({ field: `mediaUrls[${i}]`, url, kind }));
-  switch (platform) {
-    case 'instagram': {
-      const items = all(options.kind === 'IMAGE' ? 'image' : options.kind === 'REELS' ? 'video' : null);
-      if (typeof options.coverUrl === 'string') items.push({ field: 'coverUrl', url: options.coverUrl, kind: 'image', only: ['image/jpeg'] });
-      return items;
-    }
-    case 'facebook':
-      return all(options.contentType === 'reel' || type === 'VIDEO' ? 'video' : type === 'IMAGE' ? 'image' : null);
-    case 'tiktok':
-      return all(options.mediaType === 'image' ? 'image' : 'video');
-    case 'threads': {
-      const items = all(type === 'IMAGE' ? 'image' : type === 'VIDEO' ? 'video' : null);
-      const threadItems = Array.isArray(options.threadItems) ? (options.threadItems as Array<Record<string, unknown>>) : [];
-      threadItems.forEach((item, i) => strings(item.mediaUrls).forEach((url, j) => items.push({ field: `threadItems[${i}].mediaUrls[${j}]`, url, kind: null })));
-      return items;
-    }
-    default:
-      return [];
-  }
+  return rulesOf(platform)?.items(options) ?? [];
 }
 
 export type MediaCheck = { ok: true; kinds: MediaKind[] } | { ok: false; message: string };
@@ -92,7 +56,7 @@ async function head(url: string, options: MediaCheckOptions): Promise<Buffer> {
 }
 
 async function checkItem(platform: string, item: MediaItem, options: MediaCheckOptions): Promise<{ kind: MediaKind } | { problem: string }> {
-  const rules = ACCEPTED[platform];
+  const rules = rulesOf(platform);
   let bytes: Buffer;
   try {
     bytes = await head(item.url, options);

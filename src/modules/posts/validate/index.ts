@@ -1,63 +1,36 @@
-// One validator per platform, and the warnings no single platform can give: a key that belongs
-// to another platform, or to none. Those keys are skipped (never sent) and reported on the
-// target as `warnings`. The result carries the platform with its typed options (the schemas
-// and types are in src/platforms/<platform>/options.ts); `options` is what is stored per target.
+// Each platform's validator (its definition's publishing.validate, src/platforms/<platform>/
+// validate.ts), and the warnings no single platform can give: a key that belongs to another
+// platform, or to none. Those keys are skipped (never sent) and reported on the target as
+// `warnings`. The result carries the platform with its typed options (the schemas and types are
+// in src/platforms/<platform>/options.ts); `options` is what is stored per target.
 import { Value } from 'typebox/value';
-import { FacebookOptions } from '../../../platforms/facebook/options.ts';
-import { InstagramOptions } from '../../../platforms/instagram/options.ts';
-import { RedditOptions } from '../../../platforms/reddit/options.ts';
-import { ThreadsOptions } from '../../../platforms/threads/options.ts';
-import { TiktokOptions } from '../../../platforms/tiktok/options.ts';
+import { POST_DEFINITIONS } from '../../../platforms/registry.ts';
 import type { PlatformOptions, PostPlatform } from '../../../platforms/target-options.ts';
-import { POST_PLATFORMS } from '../schemas.ts';
-import type { TargetInput, Warning } from './common.ts';
-import { FACEBOOK_KEYS, validateFacebook } from './facebook.ts';
-import { INSTAGRAM_KEYS, validateInstagram } from './instagram.ts';
-import { REDDIT_KEYS, validateReddit } from './reddit.ts';
-import { THREADS_KEYS, validateThreads } from './threads.ts';
-import { TIKTOK_KEYS, validateTiktok } from './tiktok.ts';
+import type { TargetInput, Warning } from '../../../platforms/validate-fields.ts';
 
-export type { TargetInput, Warning } from './common.ts';
+export type { TargetInput, Warning } from '../../../platforms/validate-fields.ts';
 
 export type { PlatformOptions, PostPlatform } from '../../../platforms/target-options.ts';
 
 /** The platform, its options as stored and read by the publisher, and the keys skipped. */
 export type TargetResult = PlatformOptions & { warnings: Warning[] };
 
-const KEYS: Record<PostPlatform, readonly string[]> = {
-  reddit: REDDIT_KEYS,
-  instagram: INSTAGRAM_KEYS,
-  facebook: FACEBOOK_KEYS,
-  threads: THREADS_KEYS,
-  tiktok: TIKTOK_KEYS,
-};
+/** Each post platform's own platformSpecificData keys, in the registry's order. */
+const KEYS: ReadonlyArray<readonly [PostPlatform, readonly string[]]> = POST_DEFINITIONS.map((d) => [d.name, Object.keys(d.publishing.data.properties)]);
 
 /** Platforms posts can target (accounts of other platforms, e.g. whatsapp, cannot be). */
-export const POSTABLE_PLATFORMS: readonly string[] = POST_PLATFORMS;
+export const POSTABLE_PLATFORMS: readonly string[] = POST_DEFINITIONS.map((d) => d.name);
 
 export const isPostPlatform = (platform: string): platform is PostPlatform => POSTABLE_PLATFORMS.includes(platform);
 
-function validateOwn(platform: PostPlatform, input: TargetInput): TargetResult {
-  switch (platform) {
-    case 'reddit':
-      return { platform, ...validateReddit(input) };
-    case 'instagram':
-      return { platform, ...validateInstagram(input) };
-    case 'facebook':
-      return { platform, ...validateFacebook(input) };
-    case 'threads':
-      return { platform, ...validateThreads(input) };
-    case 'tiktok':
-      return { platform, ...validateTiktok(input) };
-    default: {
-      const unreachable: never = platform;
-      return unreachable;
-    }
-  }
-}
+const publishingOf = (platform: PostPlatform) => {
+  const definition = POST_DEFINITIONS.find((d) => d.name === platform);
+  if (!definition) throw new Error(`no publishing definition for ${platform}`);
+  return definition.publishing;
+};
 
 export function validateTarget(platform: PostPlatform, input: TargetInput): TargetResult {
-  const own = new Set(KEYS[platform]);
+  const own = new Set(KEYS.find(([name]) => name === platform)?.[1]);
   const foreign: Warning[] = [];
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input.data)) {
@@ -65,13 +38,12 @@ export function validateTarget(platform: PostPlatform, input: TargetInput): Targ
       data[key] = value;
       continue;
     }
-    const owners = Object.entries(KEYS)
-      .filter(([, keys]) => keys.includes(key))
-      .map(([name]) => name);
+    const owners = KEYS.filter(([, keys]) => keys.includes(key)).map(([name]) => name);
     foreign.push({ key, message: owners.length ? `applies to ${owners.join(', ')}, not ${platform}; skipped` : `unknown key for ${platform}; skipped` });
   }
-  const result = validateOwn(platform, { ...input, data });
-  return { ...result, warnings: [...foreign, ...result.warnings] };
+  const result = publishingOf(platform).validate({ ...input, data });
+  // The definition's validator gives the options of its own platform.
+  return { platform, options: result.options, warnings: [...foreign, ...result.warnings] } as TargetResult;
 }
 
 /**
@@ -82,20 +54,6 @@ export function validateTarget(platform: PostPlatform, input: TargetInput): Targ
 export function parseStoredOptions(platform: string, json: string): PlatformOptions | null {
   if (!isPostPlatform(platform)) return null;
   const options: unknown = JSON.parse(json);
-  switch (platform) {
-    case 'reddit':
-      return Value.Check(RedditOptions, options) ? { platform, options } : null;
-    case 'instagram':
-      return Value.Check(InstagramOptions, options) ? { platform, options } : null;
-    case 'facebook':
-      return Value.Check(FacebookOptions, options) ? { platform, options } : null;
-    case 'threads':
-      return Value.Check(ThreadsOptions, options) ? { platform, options } : null;
-    case 'tiktok':
-      return Value.Check(TiktokOptions, options) ? { platform, options } : null;
-    default: {
-      const unreachable: never = platform;
-      return unreachable;
-    }
-  }
+  // Checked against the platform's own options schema, so the options are that platform's.
+  return Value.Check(publishingOf(platform).options, options) ? ({ platform, options } as PlatformOptions) : null;
 }

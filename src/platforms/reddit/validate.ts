@@ -1,9 +1,7 @@
 // reddit's platformSpecificData (contract table "reddit"; platforms.md §6.2): the format rules
 // of src/platforms/reddit/options.ts, and its live-only rules when the post goes live.
-import { RedditData, redditLiveProblem, type RedditOptions } from '../../../platforms/reddit/options.ts';
-import { compact, Fields, type TargetInput, type Validated } from './common.ts';
-
-export const REDDIT_KEYS = Object.keys(RedditData.properties);
+import { RedditData, redditLiveProblem, type RedditOptions } from './options.ts';
+import { compact, Fields, type TargetInput, type Validated } from '../validate-fields.ts';
 
 export function validateReddit(input: TargetInput): Validated<RedditOptions> {
   const f = new Fields(input, RedditData);

@@ -3,7 +3,7 @@
 // rules between keys. Options are normalised for the publisher: mediaUrls as a list, mediaType
 // decided, altTexts per item.
 import type { TSchema } from 'typebox';
-import { errors } from '../../../http/errors.ts';
+import { errors } from '../../http/errors.ts';
 import {
   THREADS_CAROUSEL,
   THREADS_TEXT_MAX,
@@ -14,10 +14,9 @@ import {
   type ThreadsItemOptions,
   type ThreadsMediaType,
   type ThreadsOptions,
-} from '../../../platforms/threads/options.ts';
-import { compact, enumOf, Fields, itemsOf, length, looksLikeVideo, numberKeyword, propertyOf, stringProblem, urlProblem, type TargetInput, type Validated } from './common.ts';
+} from './options.ts';
+import { compact, enumOf, Fields, itemsOf, length, looksLikeVideo, numberKeyword, propertyOf, stringProblem, urlProblem, type TargetInput, type Validated } from '../validate-fields.ts';
 
-export const THREADS_KEYS = Object.keys(ThreadsData.properties);
 const ITEM_KEYS = new Set(Object.keys(ThreadsItem.properties));
 type ThreadsFields = Fields<(typeof ThreadsData)['properties']>;
 type Fail = (key: string, problem: string) => never;

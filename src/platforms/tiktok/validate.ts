@@ -11,10 +11,8 @@ import {
   TiktokData,
   tiktokLiveProblem,
   type TiktokOptions,
-} from '../../../platforms/tiktok/options.ts';
-import { compact, Fields, length, looksLikeVideo, type TargetInput, type Validated } from './common.ts';
-
-export const TIKTOK_KEYS = Object.keys(TiktokData.properties);
+} from './options.ts';
+import { compact, Fields, length, looksLikeVideo, type TargetInput, type Validated } from '../validate-fields.ts';
 
 export function validateTiktok(input: TargetInput): Validated<TiktokOptions> {
   const f = new Fields(input, TiktokData);

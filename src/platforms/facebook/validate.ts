@@ -7,10 +7,8 @@ import {
   facebookLiveFeedProblem,
   facebookLiveMediaProblem,
   type FacebookOptions,
-} from '../../../platforms/facebook/options.ts';
-import { compact, Fields, length, looksLikeVideo, type TargetInput, type Validated } from './common.ts';
-
-export const FACEBOOK_KEYS = Object.keys(FacebookData.properties);
+} from './options.ts';
+import { compact, Fields, length, looksLikeVideo, type TargetInput, type Validated } from '../validate-fields.ts';
 
 export function validateFacebook(input: TargetInput): Validated<FacebookOptions> {
   const f = new Fields(input, FacebookData);

@@ -14,10 +14,9 @@ import {
   type InstagramKind,
   type InstagramOptions,
   type InstagramUserTag,
-} from '../../../platforms/instagram/options.ts';
-import { compact, enumOf, extensionOf, Fields, hashtagCount, itemsOf, length, looksLikeVideo, numberKeyword, patternOf, propertyOf, stringProblem, type TargetInput, type Validated } from './common.ts';
+} from './options.ts';
+import { compact, enumOf, extensionOf, Fields, hashtagCount, itemsOf, length, looksLikeVideo, numberKeyword, patternOf, propertyOf, stringProblem, type TargetInput, type Validated } from '../validate-fields.ts';
 
-export const INSTAGRAM_KEYS = Object.keys(InstagramData.properties);
 type InstagramFields = Fields<(typeof InstagramData)['properties']>;
 const NOT_JPEG = new Set(['png', 'gif', 'webp', 'heic', 'bmp', 'tif', 'tiff']);
 

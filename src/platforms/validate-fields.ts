@@ -5,7 +5,7 @@
 // `live` rules (beside each schema) only when the post is to go live (create with publishNow or
 // scheduledFor, and publish).
 import { IsSchema, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
-import { errors } from '../../../http/errors.ts';
+import { errors } from '../http/errors.ts';
 
 export interface Warning {
   key: string;

@@ -1,0 +1,58 @@
+// A platform's definition: everything the service knows about one platform, exported by its
+// folder's index.ts and listed once in registry.ts. The adapter (connect, publish, comments,
+// insights …) is built from the shared context at start; the rest is static knowledge the API
+// reads without a platform call: how posts to it are described, validated and media-checked
+// (`publishing`, absent for a platform posts cannot target) and its best-time defaults.
+import type { TObject, TSchema } from 'typebox';
+import type { PlatformContext } from './context.ts';
+import type { OptionsOf } from './target-options.ts';
+import type { Platform, PlatformAdapter } from './types.ts';
+import type { TargetInput, Validated } from './validate-fields.ts';
+
+export type MediaKind = 'image' | 'video';
+
+/** One media URL of a target's options, as the media check fetches it. */
+export interface MediaItem {
+  /** How the URL is named in messages (`mediaUrls[1]`). */
+  field: string;
+  url: string;
+  /** The kind this place needs, when it needs one. */
+  kind: MediaKind | null;
+  /** Narrower types than the platform's (instagram cover: JPEG). */
+  only?: string[];
+}
+
+/** What a platform takes, by the type read from the file, and where its options name media. */
+export interface MediaRules {
+  image: readonly string[];
+  video: readonly string[];
+  /** The accepted types in words, for the message that refuses a file. */
+  label: string;
+  /** The media URLs of a target's validated options, with the kind each place needs. */
+  items(options: Record<string, unknown>): MediaItem[];
+}
+
+/** How posts to the platform are described, validated and checked. */
+export interface PostPublishing<O> {
+  /** platformSpecificData as a client sends it (the OpenAPI description; its keys are the platform's own). */
+  data: TObject;
+  /** The validated options, as stored per target and read back for the publisher. */
+  options: TSchema;
+  /** Format rules always, live rules when `input.live`: the options and the skipped keys, or a 400 naming the field. */
+  validate(input: TargetInput): Validated<O>;
+  /** Absent: the options name no media (reddit links are not fetched). */
+  media?: MediaRules;
+}
+
+/** A best-time slot: weekday (0 = Monday), UTC hour and a relative weight. */
+export type BestTimeSlot = readonly [weekday: number, hour: number, weight: number];
+
+export interface PlatformDefinition<P extends Platform = Platform> {
+  name: P;
+  /** The adapter, built once at start with the shared HTTP client and the platform apps. */
+  adapter(ctx: PlatformContext): PlatformAdapter<P>;
+  /** Absent: accounts of the platform cannot be a post's target. */
+  publishing?: PostPublishing<OptionsOf<P>>;
+  /** The slots best time falls back to without data of the account's own; absent: the shared weekday afternoons. */
+  bestTime?: readonly BestTimeSlot[];
+}
