@@ -40,6 +40,6 @@ export interface ParsedEnvelope {
   items: InboundComment[];
   /** Kinds understood and deliberately not turned into events (`page.feed comment remove` …). */
   ignored: string[];
-  /** Kinds no handler reads yet (`page.messaging`, `whatsapp_business_account.messages` …). */
+  /** Kinds this reader leaves to the other handlers, or to none (`page.messaging` …); the job goes by the handlers' `kinds`. */
   unhandled: string[];
 }

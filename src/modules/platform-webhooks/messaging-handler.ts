@@ -13,6 +13,7 @@ import { conversationExists, messageByPlatformId } from '../conversations/querie
 import { afterLocalSend } from '../conversations/sends-in-flight.ts';
 import { MESSAGING_KINDS, parseMetaMessaging, type MessagingItem } from './meta-messaging.ts';
 import type { Json } from './envelope.ts';
+import { inboundHandler } from './inbound-handler.ts';
 
 export interface PreparedMessaging {
   items: MessagingItem[];
@@ -20,9 +21,6 @@ export interface PreparedMessaging {
   accounts: AccountRow[];
   profiles: Map<string, MessagingParticipant>;
 }
-
-/** Drops the messaging kinds from meta-changes.ts's `unhandled`: this handler reads them. */
-export const withoutMessaging = (unhandled: string[]): string[] => unhandled.filter((kind) => !MESSAGING_KINDS.includes(kind));
 
 export async function prepareMessaging(deps: Pick<AppDeps, 'store' | 'sealer' | 'platforms'>, body: string | Json): Promise<PreparedMessaging> {
   const { items, ignored } = parseMetaMessaging(body);
@@ -81,3 +79,11 @@ export async function handledOnArrival(store: Store, body: Json, now: number): P
   }
   return echoes ? { echoes } : { records: { items, ignored, accounts, profiles: new Map() } };
 }
+
+/** The registry's messaging handler (handlers.ts): the job's way; handledOnArrival() is the route's. */
+export const messagingHandler = inboundHandler({
+  name: 'messaging',
+  kinds: MESSAGING_KINDS,
+  parse: (body, { deps }) => prepareMessaging(deps, body),
+  record: recordMessaging,
+});

@@ -16,6 +16,9 @@ const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
+/** The Graph `object.field` kinds this reader turns into comments and mentions (or ignores, for other feed items). */
+export const META_CHANGE_KINDS = ['instagram.comments', 'instagram.mentions', 'page.feed'];
+
 export function parseMetaEnvelope(body: string | Json): ParsedEnvelope {
   const parsed = readEnvelope(body);
   if (!parsed) return { object: null, items: [], ignored: ['a body that is not JSON'], unhandled: [] };

@@ -43,7 +43,7 @@ export interface ParsedMessaging {
   ignored: string[];
 }
 
-/** The messaging kinds of meta-changes.ts's `unhandled` list that this parser reads. */
+/** The envelope kinds this parser reads: the messaging handler's (messaging-handler.ts). */
 export const MESSAGING_KINDS = ['page.messaging', 'instagram.messaging'];
 
 const PLATFORMS: Record<string, MessagingItem['platform']> = { page: 'facebook', instagram: 'instagram' };

@@ -15,6 +15,8 @@ const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
 export const THREADS_OBJECT = 'threads';
+/** The Threads kinds this reader turns into comments and mentions (`replies`, `mentions`) or ignores (`publish`, `delete`). */
+export const THREADS_KINDS = ['replies', 'mentions', 'publish', 'delete'].map((field) => `${THREADS_OBJECT}.${field}`);
 
 /** A Threads notification: no `object`, a `values` object with its `field`. */
 export function isThreadsNotification(body: Json): boolean {

@@ -18,6 +18,7 @@ import type { EventData } from '../events/catalog.ts';
 import { emitEvent } from '../events/emit.ts';
 
 import { readEnvelope, type Json } from '../platform-webhooks/envelope.ts';
+import { inboundHandler } from '../platform-webhooks/inbound-handler.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -30,9 +31,6 @@ const QUALITY_FIELD = 'phone_number_quality_update';
 const IGNORED_FIELDS = ['account_update'];
 /** The `object.field` kinds this handler reads (or deliberately ignores). */
 export const WHATSAPP_ACCOUNT_KINDS = [...TEMPLATE_FIELDS, QUALITY_FIELD, ...IGNORED_FIELDS].map((f) => `${WABA_OBJECT}.${f}`);
-
-/** Drops the kinds this handler reads from meta-changes.ts's `unhandled`. */
-export const withoutWhatsAppAccountKinds = (unhandled: string[]): string[] => unhandled.filter((kind) => !WHATSAPP_ACCOUNT_KINDS.includes(kind));
 
 type TemplateFields = Omit<EventData<'template.status'>, 'eventId' | 'platform' | 'accountId' | 'externalId' | 'receivedAt'>;
 type QualityFields = Omit<EventData<'account.quality'>, 'eventId' | 'platform' | 'accountId' | 'externalId' | 'receivedAt'>;
@@ -186,3 +184,11 @@ export async function recordWhatsAppAccountChanges(
   }
   return emitted;
 }
+
+/** The registry's handler (platform-webhooks/handlers.ts) of these kinds. */
+export const whatsappAccountHandler = inboundHandler({
+  name: 'whatsapp account',
+  kinds: WHATSAPP_ACCOUNT_KINDS,
+  parse: (body, { eventId }) => parseWhatsAppAccountChanges(body, eventId),
+  record: recordWhatsAppAccountChanges,
+});

@@ -17,6 +17,7 @@ import { accountsByPlatformId, conversationOf, messageByPlatformId } from '../co
 import { conversationFor, insertMessage, touchConversation, type Attachment } from '../conversations/records.ts';
 
 import { readEnvelope, type Json } from '../platform-webhooks/envelope.ts';
+import { inboundHandler } from '../platform-webhooks/inbound-handler.ts';
 
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -27,7 +28,6 @@ const seconds = (v: unknown): number | null => {
 };
 
 export const WHATSAPP_MESSAGES_KIND = 'whatsapp_business_account.messages';
-export const withoutWhatsAppMessages = (unhandled: string[]): string[] => unhandled.filter((kind) => kind !== WHATSAPP_MESSAGES_KIND);
 
 const MEDIA = ['image', 'video', 'audio', 'document', 'sticker'];
 const STATUSES = ['sent', 'delivered', 'read', 'failed', 'deleted'] as const;
@@ -269,3 +269,11 @@ async function recordStatus(ctx: EmitContext, account: Account, item: InboundWha
   await emitEvent(ctx, account.organization_id, 'message.status', data, { id: eventId });
   return true;
 }
+
+/** The registry's handler (platform-webhooks/handlers.ts) of WhatsApp messages and statuses. */
+export const whatsappMessagesHandler = inboundHandler({
+  name: 'whatsapp messages',
+  kinds: [WHATSAPP_MESSAGES_KIND],
+  parse: (body) => parseWhatsAppMessages(body),
+  record: (trx, deps, parsed, receivedAt, now) => recordWhatsAppMessages(trx, deps, parsed.items, receivedAt, now),
+});
