@@ -1,6 +1,6 @@
 // The records the sandbox keeps in memory. Platform-specific stores (Threads containers, TikTok
-// publishes, reddit things) live beside their platform; these are the shared ones: apps, people,
-// authorization codes and tokens.
+// publishes, reddit things) and people (TikTok creators, reddit users) live beside their
+// platform; these are the shared ones: apps, Meta's people, authorization codes and tokens.
 
 /**
  * The OAuth flavours the sandbox serves, one per module that has one, named after it
@@ -60,58 +60,6 @@ export interface ThreadsUser {
   biography: string;
   profilePictureUrl: string;
   followersCount: number;
-}
-
-export type TikTokPrivacyLevel = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-
-export interface TikTokCreator {
-  id: string;
-  openId: string;
-  unionId: string;
-  username: string;
-  displayName: string;
-  avatarUrl: string;
-  bio: string;
-  isVerified: boolean;
-  followerCount: number;
-  followingCount: number;
-  likesCount: number;
-  videoCount: number;
-  privacyLevelOptions: TikTokPrivacyLevel[];
-  commentDisabled: boolean;
-  duetDisabled: boolean;
-  stitchDisabled: boolean;
-  maxVideoPostDurationSec: number;
-  /** A private account; unaudited clients may post only SELF_ONLY, to a private account (§12). */
-  privateAccount: boolean;
-  /** When set, creator_info and init answer this error (§5.2). */
-  postingBlocked: null | 'spam_risk_too_many_posts' | 'spam_risk_user_banned_from_posting' | 'reached_active_user_cap';
-}
-
-export interface RedditUser {
-  id: string;
-  name: string;
-  createdUtc: number;
-  linkKarma: number;
-  commentKarma: number;
-  iconImg: string;
-}
-
-export interface RedditFlair {
-  id: string;
-  text: string;
-  textEditable: boolean;
-  modOnly: boolean;
-}
-
-export interface Subreddit {
-  id: string;
-  name: string;
-  title: string;
-  /** `any`, or only self posts, or only links (SUBMIT NO_SELFS / NO_LINKS). */
-  submissionType: 'any' | 'self' | 'link';
-  flairs: RedditFlair[];
-  flairRequired: boolean;
 }
 
 export type RevokeReason = 'logout' | 'deauthorized' | 'password_changed';

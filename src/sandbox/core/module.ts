@@ -32,9 +32,19 @@ export interface StateModule<Name extends string = string, Store extends object 
    * and what `POST /_sandbox/seed` adds from the value under that name (its answer: the people added).
    */
   readonly people?: PeopleControl | undefined;
+  /**
+   * Functions it adds to the state (`state.addTikTokCreator()`), declared on SandboxState from
+   * its folder; not kept in the state file.
+   */
+  readonly methods?: Readonly<Record<string, (state: SandboxState, ...args: never[]) => unknown>> | undefined;
 }
 
 export interface PeopleControl {
+  /**
+   * Its fields of `state.people` (declared on People from its folder), fresh at construction and
+   * at every reset: maps, kept in the state file under their names, and look-up functions.
+   */
+  fresh?(): object;
   list(state: SandboxState): unknown;
   seed(state: SandboxState, body: unknown): unknown;
 }

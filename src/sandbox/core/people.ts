@@ -1,17 +1,10 @@
 // The sandbox's people and their assets: Facebook users with Pages (and the Instagram accounts
-// linked to them), Instagram professional accounts, Threads users, TikTok creators, reddit
-// users and subreddits. Seeded by default and through the control API.
+// linked to them), Instagram professional accounts, Threads users, and the people of the modules
+// that bring their own (`people.fresh`, module.ts: TikTok creators, reddit users and subreddits).
+// Seeded by default and through the control API.
 import type { IdGenerator } from './ids.ts';
-import type {
-  FacebookPage,
-  FacebookUser,
-  InstagramAccount,
-  RedditFlair,
-  RedditUser,
-  Subreddit,
-  ThreadsUser,
-  TikTokCreator,
-} from './model.ts';
+import type { FacebookPage, FacebookUser, InstagramAccount, ThreadsUser } from './model.ts';
+import type { StateModule } from './module.ts';
 
 export interface PageInput {
   name?: string | undefined;
@@ -21,27 +14,28 @@ export interface PageInput {
   instagram?: Partial<Omit<InstagramAccount, 'id' | 'pageId'>> | undefined;
 }
 
-export interface SubredditInput {
-  name: string;
-  title?: string | undefined;
-  submissionType?: Subreddit['submissionType'] | undefined;
-  flairs?: Array<{ text: string; textEditable?: boolean | undefined; modOnly?: boolean | undefined; id?: string | undefined }> | undefined;
-  flairRequired?: boolean | undefined;
-}
+/** The fields the modules add, declared from their folders (`declare module '../core/people.ts'`). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the fields the constructor defines
+export interface People {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class People {
   readonly facebookUsers = new Map<string, FacebookUser>();
   readonly pages = new Map<string, FacebookPage>();
   readonly instagramAccounts = new Map<string, InstagramAccount>();
   readonly threadsUsers = new Map<string, ThreadsUser>();
-  readonly tiktokCreators = new Map<string, TikTokCreator>();
-  readonly redditUsers = new Map<string, RedditUser>();
-  /** Keyed by lower-cased name: reddit names are case-insensitive. */
-  readonly subreddits = new Map<string, Subreddit>();
   #ids: IdGenerator;
 
-  constructor(ids: IdGenerator) {
+  constructor(ids: IdGenerator, modules: readonly StateModule<string, object>[]) {
     this.#ids = ids;
+    // Maps are own enumerable fields, as class fields would be, so the state file keeps them;
+    // functions are not (the file keeps no function).
+    for (const module of modules) {
+      for (const [key, value] of Object.entries(module.people?.fresh?.() ?? {})) {
+        if (key in this) throw new Error(`sandbox: the people field ${key} is taken`);
+        Object.defineProperty(this, key, { value: value as unknown, writable: true, enumerable: typeof value !== 'function', configurable: true });
+      }
+    }
   }
 
   addFacebookUser(input: { name?: string | undefined; email?: string | undefined; pages?: PageInput[] | undefined } = {}): {
@@ -109,75 +103,5 @@ export class People {
     };
     this.threadsUsers.set(user.id, user);
     return user;
-  }
-
-  addTikTokCreator(input: Partial<Omit<TikTokCreator, 'id' | 'openId' | 'unionId'>> = {}): TikTokCreator {
-    const n = this.tiktokCreators.size + 1;
-    const creator: TikTokCreator = {
-      id: String(n),
-      openId: `-000${this.#ids.opaque('tiktok-open-id', 28, 'base62')}`,
-      unionId: this.#ids.opaque('tiktok-union-id', 32, 'hex'),
-      username: input.username ?? `sandbox.tiktok${n}`,
-      displayName: input.displayName ?? `Sandbox TikTok ${n}`,
-      avatarUrl: input.avatarUrl ?? 'https://sandbox.invalid/avatars/tiktok.jpg',
-      bio: input.bio ?? 'A sandbox TikTok creator.',
-      isVerified: input.isVerified ?? false,
-      followerCount: input.followerCount ?? 300,
-      followingCount: input.followingCount ?? 40,
-      likesCount: input.likesCount ?? 5000,
-      videoCount: input.videoCount ?? 0,
-      privacyLevelOptions: input.privacyLevelOptions ?? ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
-      commentDisabled: input.commentDisabled ?? false,
-      duetDisabled: input.duetDisabled ?? false,
-      stitchDisabled: input.stitchDisabled ?? true,
-      maxVideoPostDurationSec: input.maxVideoPostDurationSec ?? 600,
-      privateAccount: input.privateAccount ?? true,
-      postingBlocked: input.postingBlocked ?? null,
-    };
-    this.tiktokCreators.set(creator.id, creator);
-    return creator;
-  }
-
-  addRedditUser(input: Partial<Omit<RedditUser, 'id'>> = {}): RedditUser {
-    const n = this.redditUsers.size + 1;
-    const user: RedditUser = {
-      id: this.#ids.base36('reddit-user', 1_000_000_000),
-      name: input.name ?? `sandbox_user${n}`,
-      createdUtc: input.createdUtc ?? 1_600_000_000,
-      linkKarma: input.linkKarma ?? 100,
-      commentKarma: input.commentKarma ?? 250,
-      iconImg: input.iconImg ?? 'https://sandbox.invalid/avatars/reddit.png',
-    };
-    this.redditUsers.set(user.id, user);
-    return user;
-  }
-
-  addSubreddit(input: SubredditInput): Subreddit {
-    const flairs: RedditFlair[] = (input.flairs ?? []).map((f) => ({
-      id: f.id ?? this.#flairId(),
-      text: f.text,
-      textEditable: f.textEditable ?? false,
-      modOnly: f.modOnly ?? false,
-    }));
-    const sub: Subreddit = {
-      id: this.#ids.base36('subreddit', 2_000_000),
-      name: input.name,
-      title: input.title ?? input.name,
-      submissionType: input.submissionType ?? 'any',
-      flairs,
-      flairRequired: input.flairRequired ?? false,
-    };
-    this.subreddits.set(sub.name.toLowerCase(), sub);
-    return sub;
-  }
-
-  subreddit(name: string): Subreddit | undefined {
-    return this.subreddits.get(name.replace(/^\/?r\//i, '').toLowerCase());
-  }
-
-  /** reddit flair template ids are UUIDs. */
-  #flairId(): string {
-    const hex = this.#ids.opaque('flair', 32, 'hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 }

@@ -18,11 +18,8 @@ import type {
   InstagramAccount,
   OAuthPlatform,
   PendingAuthorization,
-  RedditUser,
   RevokeReason,
-  Subreddit,
   ThreadsUser,
-  TikTokCreator,
   TokenRecord,
 } from './model.ts';
 import type { SandboxStores, StateModule } from './module.ts';
@@ -95,8 +92,9 @@ export class SandboxState {
     this.clock = createSandboxClock(options.clock);
     this.ids = new IdGenerator(options.seed ?? 'sandbox');
     this.settings = defaultSettings(this.#modules);
-    this.people = new People(this.ids);
+    this.people = new People(this.ids, this.#modules);
     this.#checkNames();
+    this.#addMethods();
     this.#freshStores();
     this.timers = new SandboxTimers(this.clock, () => this.changed());
     this.clock.onAdvance(() => this.changed());
@@ -114,6 +112,17 @@ export class SandboxState {
     for (const { name } of this.#modules) {
       if (names.has(name) || name in this) throw new Error(`sandbox: the module name ${name} is taken`);
       names.add(name);
+    }
+  }
+
+  /** The modules' functions (`state.addTikTokCreator()`), not enumerable: the state file keeps no function. */
+  #addMethods(): void {
+    for (const module of this.#modules) {
+      for (const [name, fn] of Object.entries(module.methods ?? {})) {
+        if (name in this) throw new Error(`sandbox: the state function ${name} is taken`);
+        const call = (...args: never[]) => fn(this, ...args);
+        Object.defineProperty(this, name, { value: call, writable: false, enumerable: false, configurable: false });
+      }
     }
   }
 
@@ -167,7 +176,7 @@ export class SandboxState {
   reset(): void {
     this.ids = new IdGenerator(this.options.seed ?? 'sandbox');
     this.settings = defaultSettings(this.#modules);
-    this.people = new People(this.ids);
+    this.people = new People(this.ids, this.#modules);
     this.apps.clear();
     this.codes.clear();
     this.tokens.clear();
@@ -310,15 +319,6 @@ export class SandboxState {
   }
   addThreadsUser(input: Partial<Omit<ThreadsUser, 'id'>> = {}): ThreadsUser {
     return this.people.addThreadsUser(input);
-  }
-  addTikTokCreator(input: Partial<Omit<TikTokCreator, 'id' | 'openId' | 'unionId'>> = {}): TikTokCreator {
-    return this.people.addTikTokCreator(input);
-  }
-  addRedditUser(input: Partial<Omit<RedditUser, 'id'>> = {}): RedditUser {
-    return this.people.addRedditUser(input);
-  }
-  addSubreddit(input: Parameters<People['addSubreddit']>[0]): Subreddit {
-    return this.people.addSubreddit(input);
   }
 
   // ── background work ───────────────────────────────────────────────────────────────────

@@ -1,7 +1,8 @@
 // Every oauth.reddit.com call (platforms.md §6.2–6.3): a descriptive User-Agent (generic ones are
 // throttled), `Authorization: bearer`, the scope the endpoint needs, and the per-client request
 // window reported in X-Ratelimit-Used / -Remaining (a float string) / -Reset (seconds).
-import type { RedditUser, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { RedditUser } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { httpError } from './errors.ts';
 

@@ -11,7 +11,7 @@
 // not fit comes back as `more` stubs. A deleted comment with replies stays as `[deleted]`;
 // without replies it is gone. People comment through the control API
 // (`POST /_sandbox/reddit/comments`): reddit sends no webhooks, so nothing else happens.
-import type { RedditUser } from '../core/model.ts';
+import type { RedditUser } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { redditAuth } from './auth.ts';

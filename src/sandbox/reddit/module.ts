@@ -5,6 +5,7 @@ import { ControlError, list, obj } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { registerRedditControl } from './control.ts';
 import { redditHosts } from './hosts.ts';
+import { addRedditUser, addSubreddit, freshRedditPeople } from './people.ts';
 import { RedditStore } from './store.ts';
 
 declare module '../core/module.ts' {
@@ -52,6 +53,7 @@ export const redditModule: SandboxModule<'reddit', RedditStore> = {
     state.addSubreddit({ name: 'sandbox_links', title: 'Links only', submissionType: 'link' });
   },
   people: {
+    fresh: freshRedditPeople,
     list: (state) => ({ users: [...state.people.redditUsers.values()], subreddits: [...state.people.subreddits.values()] }),
     seed: (state, body) => {
       const reddit = obj(body);
@@ -64,6 +66,7 @@ export const redditModule: SandboxModule<'reddit', RedditStore> = {
       };
     },
   },
+  methods: { addRedditUser, addSubreddit },
   hosts: redditHosts,
   control: registerRedditControl,
 };

@@ -1,7 +1,8 @@
 // Bearer tokens, scopes and per-token rate limits of the TikTok API (platforms.md §5.6: 401
 // access_token_invalid / scope_not_authorized; §5.3: 6 init calls a minute per token, 429
 // rate_limit_exceeded).
-import type { TikTokCreator, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { TikTokCreator } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { tiktokError } from './envelope.ts';
 

@@ -3,7 +3,8 @@
 // per token), scope, creator state, privacy level against the creator's options and the
 // unaudited-client rule, text limits, source (verified URL prefixes for PULL_FROM_URL, chunk
 // arithmetic for FILE_UPLOAD). Then the transfer starts (download.ts / upload.ts).
-import type { TikTokCreator, TikTokPrivacyLevel, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { TikTokCreator, TikTokPrivacyLevel } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { requireScope, rateLimit, tiktokAuth } from './auth.ts';
 import { startDownloads } from './download.ts';

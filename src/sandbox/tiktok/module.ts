@@ -2,6 +2,7 @@
 import { list } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { tiktokHosts } from './hosts.ts';
+import { addTikTokCreator, freshTikTokPeople } from './people.ts';
 import { TikTokStore } from './store.ts';
 
 declare module '../core/module.ts' {
@@ -48,9 +49,11 @@ export const tiktokModule: SandboxModule<'tiktok', TikTokStore> = {
     tiktok: { verifiedUrlPrefixes: null },
   }),
   people: {
+    fresh: freshTikTokPeople,
     list: (state) => [...state.people.tiktokCreators.values()],
     seed: (state, body) => list(body).map((c) => state.addTikTokCreator(c)),
   },
+  methods: { addTikTokCreator },
   store: () => new TikTokStore(),
   seed: (state) => {
     state.addTikTokCreator({ username: 'sandbox.tiktok', displayName: 'Sandbox TikTok' });

@@ -1,6 +1,6 @@
 // GET /v2/user/info/ (Login Kit, needs `fields`, §12) and POST
 // /v2/post/publish/creator_info/query/ (§5.2): who the creator is and what they may post.
-import type { TikTokCreator } from '../core/model.ts';
+import type { TikTokCreator } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { tiktokAuth, requireScope } from './auth.ts';
 import { invalidParams, ok, tiktokError } from './envelope.ts';

@@ -1,6 +1,6 @@
 // TikTok state: publish ids from the Content Posting API init endpoints, their transfer and
 // processing progress (platforms.md §5.3–5.5), and per-token call times for the rate limits.
-import type { TikTokPrivacyLevel } from '../core/model.ts';
+import type { TikTokPrivacyLevel } from './people.ts';
 
 export interface TikTokPublish {
   id: string;
