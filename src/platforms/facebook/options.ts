@@ -43,6 +43,12 @@ export const FacebookOptions = Type.Object({
 });
 export type FacebookOptions = Static<typeof FacebookOptions>;
 
+declare module '../target-options.ts' {
+  interface OptionsByPlatform {
+    facebook: FacebookOptions;
+  }
+}
+
 /** Live-only: a reel or a story needs its media. */
 export function facebookLiveMediaProblem(contentType: FacebookContentType, urls: readonly string[]): { key: 'mediaUrl'; problem: string } | null {
   return contentType !== 'feed' && urls.length === 0 ? { key: 'mediaUrl', problem: `required for a ${contentType}` } : null;

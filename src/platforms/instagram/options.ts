@@ -83,6 +83,12 @@ export const InstagramOptions = Type.Object({
   mediaUrls: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
 });
 export type InstagramOptions = Static<typeof InstagramOptions>;
+
+declare module '../target-options.ts' {
+  interface OptionsByPlatform {
+    instagram: InstagramOptions;
+  }
+}
 export type InstagramUserTag = Static<typeof UserTag>;
 
 /** Live-only: the media (an image or a video), and a carousel's second item. */

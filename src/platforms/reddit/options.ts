@@ -27,6 +27,12 @@ export const RedditOptions = Type.Object({
 });
 export type RedditOptions = Static<typeof RedditOptions>;
 
+declare module '../target-options.ts' {
+  interface OptionsByPlatform {
+    reddit: RedditOptions;
+  }
+}
+
 /**
  * The live-only rules: a subreddit, and a title (given, or the content's first line, which must
  * be there and fit). The first rule broken, as the option key and the problem.

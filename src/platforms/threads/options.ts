@@ -70,6 +70,12 @@ export const ThreadsOptions = Type.Union([
   Type.Object({ ...Shared, linkAttachment: Type.Optional(Type.String()), ...Media, mediaUrls: Type.Optional(Type.Array(Type.String(), { minItems: 1 })) }),
 ]);
 export type ThreadsOptions = Static<typeof ThreadsOptions>;
+
+declare module '../target-options.ts' {
+  interface OptionsByPlatform {
+    threads: ThreadsOptions;
+  }
+}
 export type ThreadsItemOptions = Static<typeof ThreadsItemOptions>;
 
 /** Live-only: a media type with its media, and a carousel's second item. */

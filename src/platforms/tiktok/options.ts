@@ -71,6 +71,12 @@ export const TiktokOptions = Type.Union([
 ]);
 export type TiktokOptions = Static<typeof TiktokOptions>;
 
+declare module '../target-options.ts' {
+  interface OptionsByPlatform {
+    tiktok: TiktokOptions;
+  }
+}
+
 /** Live-only: a privacy level, and the media (a video URL, or the photos). */
 export function tiktokLiveProblem(privacyLevel: TiktokPrivacyLevel | undefined, photo: boolean, urls: readonly string[]): { key: 'privacyLevel' | 'mediaUrl' | 'mediaUrls'; problem: string } | null {
   if (privacyLevel === undefined) return { key: 'privacyLevel', problem: 'required for live posts' };
