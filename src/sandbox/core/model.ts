@@ -53,15 +53,6 @@ export interface InstagramAccount {
   profilePictureUrl: string;
 }
 
-export interface ThreadsUser {
-  id: string;
-  username: string;
-  name: string;
-  biography: string;
-  profilePictureUrl: string;
-  followersCount: number;
-}
-
 export type RevokeReason = 'logout' | 'deauthorized' | 'password_changed';
 
 export interface TokenRecord {

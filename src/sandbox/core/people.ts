@@ -1,9 +1,9 @@
 // The sandbox's people and their assets: Facebook users with Pages (and the Instagram accounts
-// linked to them), Instagram professional accounts, Threads users, and the people of the modules
-// that bring their own (`people.fresh`, module.ts: TikTok creators, reddit users and subreddits).
+// linked to them) and Instagram professional accounts, and the people of the modules that bring
+// their own (`people.fresh`, module.ts: Threads users, TikTok creators, reddit users and subreddits).
 // Seeded by default and through the control API.
 import type { IdGenerator } from './ids.ts';
-import type { FacebookPage, FacebookUser, InstagramAccount, ThreadsUser } from './model.ts';
+import type { FacebookPage, FacebookUser, InstagramAccount } from './model.ts';
 import type { StateModule } from './module.ts';
 
 export interface PageInput {
@@ -23,7 +23,6 @@ export class People {
   readonly facebookUsers = new Map<string, FacebookUser>();
   readonly pages = new Map<string, FacebookPage>();
   readonly instagramAccounts = new Map<string, InstagramAccount>();
-  readonly threadsUsers = new Map<string, ThreadsUser>();
   #ids: IdGenerator;
 
   constructor(ids: IdGenerator, modules: readonly StateModule<string, object>[]) {
@@ -89,19 +88,5 @@ export class People {
     };
     this.instagramAccounts.set(account.id, account);
     return account;
-  }
-
-  addThreadsUser(input: Partial<Omit<ThreadsUser, 'id'>> = {}): ThreadsUser {
-    const n = this.threadsUsers.size + 1;
-    const user: ThreadsUser = {
-      id: this.#ids.numeric('threads-user', '2', 17),
-      username: input.username ?? `sandbox.threads${n}`,
-      name: input.name ?? `Sandbox Threads ${n}`,
-      biography: input.biography ?? 'A sandbox Threads profile.',
-      profilePictureUrl: input.profilePictureUrl ?? 'https://sandbox.invalid/avatars/threads.jpg',
-      followersCount: input.followersCount ?? 150,
-    };
-    this.threadsUsers.set(user.id, user);
-    return user;
   }
 }

@@ -19,7 +19,6 @@ import type {
   OAuthPlatform,
   PendingAuthorization,
   RevokeReason,
-  ThreadsUser,
   TokenRecord,
 } from './model.ts';
 import type { SandboxStores, StateModule } from './module.ts';
@@ -316,9 +315,6 @@ export class SandboxState {
   }
   addInstagramAccount(input: Parameters<People['addInstagramAccount']>[0] = {}): InstagramAccount {
     return this.people.addInstagramAccount(input);
-  }
-  addThreadsUser(input: Partial<Omit<ThreadsUser, 'id'>> = {}): ThreadsUser {
-    return this.people.addThreadsUser(input);
   }
 
   // ── background work ───────────────────────────────────────────────────────────────────

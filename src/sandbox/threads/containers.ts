@@ -4,7 +4,7 @@
 // FINISHED or ERROR (with `error_message`), PUBLISHED once used, EXPIRED after 24 hours.
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
-import type { ThreadsUser } from '../core/model.ts';
+import type { ThreadsUser } from './people.ts';
 import { fetchMedia } from '../media/fetch.ts';
 import { requireScopes } from '../meta/auth.ts';
 import { invalidParameter } from '../meta/graph-error.ts';

@@ -4,7 +4,7 @@
 // series over since/until, likes, replies, reposts, quotes as total_value, clicks per link,
 // followers_count and follower_demographics without a range, the latter with one breakdown and
 // 100 followers). Numbers are stable for an object and a metric.
-import type { ThreadsUser } from '../core/model.ts';
+import type { ThreadsUser } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { requireScopes } from '../meta/auth.ts';
 import { graphError, invalidParameter, unsupportedRequest } from '../meta/graph-error.ts';

@@ -4,6 +4,7 @@ import { list } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
 import { registerThreadsControl } from './control.ts';
 import { threadsGraphHost, threadsWebHosts } from './hosts.ts';
+import { addThreadsUser, freshThreadsPeople } from './people.ts';
 import { ThreadsStore } from './store.ts';
 
 declare module '../core/module.ts' {
@@ -45,9 +46,11 @@ export const threadsModule: SandboxModule<'threads', ThreadsStore> = {
     limits: { threadsPosts: 250, threadsReplies: 1000, threadsDeletes: 100 },
   }),
   people: {
+    fresh: freshThreadsPeople,
     list: (state) => [...state.people.threadsUsers.values()],
     seed: (state, body) => list(body).map((u) => state.addThreadsUser(u)),
   },
+  methods: { addThreadsUser },
   store: () => new ThreadsStore(),
   seed: (state) => {
     state.addThreadsUser({ username: 'sandbox.threads', name: 'Sandbox Threads' });

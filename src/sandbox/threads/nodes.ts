@@ -2,7 +2,7 @@
 // `threads_publishing_limit` and `replies` edges), containers (status), and published media
 // (fields, delete, `replies`, `conversation`, `manage_reply`). People reply through the control
 // API (control.ts).
-import type { ThreadsUser } from '../core/model.ts';
+import type { ThreadsUser } from './people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { requireScopes } from '../meta/auth.ts';

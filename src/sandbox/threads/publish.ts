@@ -3,7 +3,7 @@
 // reported by GET /{threads-user-id}/threads_publishing_limit.
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
-import type { ThreadsUser } from '../core/model.ts';
+import type { ThreadsUser } from './people.ts';
 import { requireScopes } from '../meta/auth.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';

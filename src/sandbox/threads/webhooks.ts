@@ -9,7 +9,7 @@
 // The sandbox sends `replies` (threads_basic, threads_read_replies: a reply on the user's post,
 // the user's own included; target_id the root post) and `mentions` (threads_basic,
 // threads_manage_mentions: someone's post that @mentions the user; target_id the user).
-import type { ThreadsUser } from '../core/model.ts';
+import type { ThreadsUser } from './people.ts';
 import type { SandboxState } from '../core/state.ts';
 import { notifyObject, verifyCallback } from '../webhooks/deliver.ts';
 import type { ThreadsPost } from './store.ts';
