@@ -2,7 +2,7 @@
 // (module.ts) adds to the facebook module's Graph host: `/{user}/adaccounts`, the ad account
 // `act_{id}` with its edges, campaigns, ad sets, creatives, ads and custom audiences, each with
 // reads, updates, deletes and insights.
-import type { FacebookUser } from '../core/model.ts';
+import type { FacebookUser } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphToken } from '../meta/auth.ts';
 import { parseFields, selectFields, type FieldGetters } from '../meta/fields.ts';

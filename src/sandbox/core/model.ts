@@ -1,6 +1,6 @@
 // The records the sandbox keeps in memory. Platform-specific stores (Threads containers, TikTok
-// publishes, reddit things) and people (TikTok creators, reddit users) live beside their
-// platform; these are the shared ones: apps, Meta's people, authorization codes and tokens.
+// publishes, reddit things) and people (Facebook users and Pages, TikTok creators, reddit users)
+// live beside their platform; these are the shared ones: apps, authorization codes and tokens.
 
 /**
  * The OAuth flavours the sandbox serves, one per module that has one, named after it
@@ -22,35 +22,6 @@ export interface AppRecord {
   name: string;
   /** TikTok: audited clients may post publicly (platforms.md §5.3). */
   audited: boolean;
-}
-
-export interface FacebookUser {
-  id: string;
-  name: string;
-  email: string;
-  pageIds: string[];
-}
-
-export interface FacebookPage {
-  id: string;
-  name: string;
-  category: string;
-  /** The tasks the sandbox user holds on the Page (platforms.md §1.5). */
-  tasks: string[];
-  instagramAccountId: string | null;
-}
-
-export interface InstagramAccount {
-  id: string;
-  username: string;
-  name: string;
-  accountType: 'BUSINESS' | 'MEDIA_CREATOR';
-  pageId: string | null;
-  biography: string;
-  followersCount: number;
-  followsCount: number;
-  mediaCount: number;
-  profilePictureUrl: string;
 }
 
 export type RevokeReason = 'logout' | 'deauthorized' | 'password_changed';

@@ -13,9 +13,6 @@ import type {
   AppRecord,
   AuthorizationCode,
   ConsentChoice,
-  FacebookPage,
-  FacebookUser,
-  InstagramAccount,
   OAuthPlatform,
   PendingAuthorization,
   RevokeReason,
@@ -91,7 +88,7 @@ export class SandboxState {
     this.clock = createSandboxClock(options.clock);
     this.ids = new IdGenerator(options.seed ?? 'sandbox');
     this.settings = defaultSettings(this.#modules);
-    this.people = new People(this.ids, this.#modules);
+    this.people = new People(this.#modules);
     this.#checkNames();
     this.#addMethods();
     this.#freshStores();
@@ -175,7 +172,7 @@ export class SandboxState {
   reset(): void {
     this.ids = new IdGenerator(this.options.seed ?? 'sandbox');
     this.settings = defaultSettings(this.#modules);
-    this.people = new People(this.ids, this.#modules);
+    this.people = new People(this.#modules);
     this.apps.clear();
     this.codes.clear();
     this.tokens.clear();
@@ -307,14 +304,6 @@ export class SandboxState {
     const token = this.tokens.get(value);
     if (!token) throw new Error('no such token');
     return token;
-  }
-
-  // ── people (seeding) ──────────────────────────────────────────────────────────────────
-  addFacebookUser(input: Parameters<People['addFacebookUser']>[0] = {}): { user: FacebookUser; pages: FacebookPage[]; instagram: InstagramAccount[] } {
-    return this.people.addFacebookUser(input);
-  }
-  addInstagramAccount(input: Parameters<People['addInstagramAccount']>[0] = {}): InstagramAccount {
-    return this.people.addInstagramAccount(input);
   }
 
   // ── background work ───────────────────────────────────────────────────────────────────

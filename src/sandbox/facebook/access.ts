@@ -3,7 +3,8 @@
 // MODERATE for comments, MESSAGING to send, ANALYZE for insights; MANAGE covers all), and for
 // writes a Page token: a user token is refused with "(#190) This method must be called with a
 // Page Access Token" (seen in client bug reports; code as reported).
-import type { FacebookPage, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphToken, requireScopes } from '../meta/auth.ts';
 import { graphError, unsupportedRequest } from '../meta/graph-error.ts';

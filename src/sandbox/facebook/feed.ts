@@ -3,7 +3,7 @@
 // 10 minutes to 30 days ahead, only with published=false), multi-photo posts from unpublished
 // photos (`attached_media`), single photos fetched for real from `url`, and photo stories.
 // Posting the same content twice in a row is `(#506) Duplicate status message`.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { fetchMedia } from '../media/fetch.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';

@@ -2,7 +2,7 @@
 // deprecations, per `period` (day, week, days_28 for the Page; lifetime for posts), over
 // `since`/`until` for the Page. Deprecated metrics (`*impressions*`, `page_fans*`) answer the
 // invalid-metric error, code 100. Numbers are stable for an object, metric and day.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { invalidParameter } from '../meta/graph-error.ts';
 import { dayEnds, endTime, requestedMetrics, row, stableNumber, type MetricRow } from '../meta/insights.ts';

@@ -2,6 +2,7 @@
 // and rupload.facebook.com, and the default Facebook user with two Pages, one linked to an
 // Instagram account. Its objects live in the Meta store (meta/module.ts).
 import { list } from '../core/control.ts';
+import { addFacebookUser, freshFacebookPeople } from '../meta/people.ts';
 import type { SandboxModule } from '../module.ts';
 import { facebookGraphHost, facebookWebHost } from './hosts.ts';
 import { ruploadHost } from './rupload.ts';
@@ -67,6 +68,7 @@ export const facebookModule: SandboxModule<'facebook'> = {
     });
   },
   people: {
+    fresh: freshFacebookPeople,
     list: (state) => [...state.people.facebookUsers.values()].map((u) => ({ ...u, pages: u.pageIds.map((id) => state.people.pages.get(id)) })),
     seed: (state, body) =>
       list(body).map((u) =>
@@ -77,6 +79,7 @@ export const facebookModule: SandboxModule<'facebook'> = {
         }),
       ),
   },
+  methods: { addFacebookUser },
   hosts: ({ graph }) => [facebookWebHost(), facebookGraphHost(graph), ruploadHost()],
   // A video fetched from `file_url` when the restart came never gets its bytes: it fails. A
   // chunked upload under way (some bytes already) is the client's to finish.

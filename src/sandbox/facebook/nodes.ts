@@ -1,7 +1,8 @@
 // The Facebook Login side of graph.facebook.com: the user node (`/me`, `/me/accounts`,
 // `/me/permissions`), Page nodes and the Instagram accounts linked to Pages (platforms.md §1.5,
 // §2.1). Publishing on Pages and Instagram is added by their own modules on the same nodes.
-import type { FacebookPage, FacebookUser, InstagramAccount, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { FacebookPage, FacebookUser, InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphToken, requireScopes } from '../meta/auth.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';

@@ -3,7 +3,7 @@
 // `published_posts`, `scheduled_posts`), messaging (`messages`, `conversations`, for Messenger
 // and, with `platform=instagram` or an IGSID recipient, the linked Instagram account),
 // `subscribed_apps` and `insights`.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { requireScopes } from '../meta/auth.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';

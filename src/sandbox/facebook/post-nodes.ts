@@ -2,7 +2,7 @@
 // draft with `is_published=true`, delete, `comments`, `likes`, `reactions`, `insights`), photos,
 // videos (with the §3.1 `status` object and `post_id`), and comments (edit, hide, delete,
 // replies, likes). Reads need the Page among the token's Pages; writes a Page token.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';
 import { invalidParameter, unsupportedRequest } from '../meta/graph-error.ts';

@@ -2,7 +2,7 @@
 // multi-photo with attached_media), reads (the post node's fields), edits and deletes, and the
 // `feed` webhook the Page's subscribed apps get for each (§8.3). A scheduled post counts as
 // published once the sandbox clock passes its time; a video-backed post once its video is ready.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { SandboxState } from '../core/state.ts';
 import { emitChange } from '../meta/events.ts';
 import { graphTime } from '../meta/store.ts';

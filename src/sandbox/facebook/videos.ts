@@ -3,7 +3,7 @@
 // rupload.facebook.com (rupload.ts) → finish; Reels finish answers only `{"success":true}`
 // (§12; the post id is the video's `post_id`), stories answer `post_id` at once. Reels are
 // limited to 30 API publishes per Page per rolling 24 h, counted at finish.
-import type { FacebookPage } from '../core/model.ts';
+import type { FacebookPage } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import { bool, str, type GraphInput } from '../meta/params.ts';

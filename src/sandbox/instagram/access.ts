@@ -3,7 +3,8 @@
 // account's linked Page, the instagram_* permission of the action, and the Page task the action
 // needs; on graph.instagram.com an Instagram Login token of the account itself with the
 // instagram_business_* permission. Missing permissions are code 10 on both (§2.4, §12).
-import type { InstagramAccount, TokenRecord } from '../core/model.ts';
+import type { TokenRecord } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphToken, requireScopes } from '../meta/auth.ts';
 import { unsupportedRequest } from '../meta/graph-error.ts';

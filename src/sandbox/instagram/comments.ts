@@ -3,7 +3,7 @@
 // a person's reply to a reply, through the control API, joins the top comment as in the app);
 // hide/unhide and delete on its own media. People comment through the control API, which sends
 // the `comments` webhook (§2.9, §8.4) and, for an @mention of the account, `mentions`.
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';

@@ -2,7 +2,7 @@
 // are fetched for real at creation and refused there as the platform refuses them (JPEG only,
 // 8 MiB; 9004/2207052 for a URL that gives no media); videos are fetched in the background and
 // a failure shows as status_code ERROR with the §2.4 subcode in `status`.
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { fetchMedia, type FetchedMedia } from '../media/fetch.ts';

@@ -3,7 +3,7 @@
 // periods, metric types and breakdowns. Demographics, follower_count and online_followers need
 // 100 followers (the error code used for fewer is unconfirmed: code 10 here). Values derive from
 // the followers count and the object id, so they are stable across reads.
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { graphError, invalidParameter } from '../meta/graph-error.ts';
 import { dayEnds, endTime, requestedMetrics, row, stableNumber, type MetricRow } from '../meta/insights.ts';

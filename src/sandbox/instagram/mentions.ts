@@ -3,7 +3,7 @@
 // fields of the account node, and POST `/{ig-user-id}/mentions` to answer a mention with a
 // comment. People mention or tag the account through the control API (media they own, made by
 // the sandbox), which sends the `mentions` webhook for caption and comment mentions (§8.4).
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import type { FieldSpec } from '../meta/fields.ts';

@@ -2,6 +2,7 @@
 // graph.instagram.com. Its objects live in the Meta store (meta/module.ts); its default account
 // is the one linked to the default Page (facebook/module.ts).
 import { list } from '../core/control.ts';
+import { addInstagramAccount, freshInstagramPeople } from '../meta/people.ts';
 import type { SandboxModule } from '../module.ts';
 import { instagramGraphHost, instagramWebHosts } from './hosts.ts';
 
@@ -45,9 +46,11 @@ export const instagramModule: SandboxModule<'instagram'> = {
     instagram: { tokenResponseShape: 'flat' },
   }),
   people: {
+    fresh: freshInstagramPeople,
     list: (state) => [...state.people.instagramAccounts.values()],
     seed: (state, body) => list(body).map((a) => state.addInstagramAccount(a)),
   },
+  methods: { addInstagramAccount },
   hosts: () => [...instagramWebHosts(), instagramGraphHost()],
   // A container whose media download the restart cut off fails as a download that timed out
   // (platforms.md §2.4).

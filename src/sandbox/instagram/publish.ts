@@ -3,7 +3,7 @@
 // subcode, "Error: Media upload has failed with error code 2207026" as clients report it),
 // PUBLISHED once used, EXPIRED after 24 h. media_publish turns a FINISHED container into media,
 // counted against the rolling 24-hour quota that content_publishing_limit reports (§2.3).
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';

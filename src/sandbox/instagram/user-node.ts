@@ -3,7 +3,7 @@
 // `media_publish`, `content_publishing_limit`, `stories`, `tags`, `mentions`, `insights`,
 // `subscribed_apps`, `messages` (Send API) and `conversations`. Access rules per action are in
 // access.ts; the same node serves graph.facebook.com and graph.instagram.com.
-import type { InstagramAccount } from '../core/model.ts';
+import type { InstagramAccount } from '../meta/people.ts';
 import type { RouteContext } from '../core/router.ts';
 import { instagramFields } from '../facebook/nodes.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';
