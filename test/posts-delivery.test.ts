@@ -304,12 +304,14 @@ for (const dialect of DIALECTS) {
     // leaves the outcome to the transaction, which reads after the lock (closing.ts).
     test('a target that ends while another writer holds its post is recorded after it, and sees its change', { skip: dialect === 'sqlite' && 'SQLite writes one at a time' }, async () => {
       t.sandbox.faults.add({ host: 'graph.threads.net', path: '/*/threads', method: 'POST', kind: 'server_error', status: 500 });
-      t.sandbox.faults.add({ host: 'oauth.reddit.com', path: '/api/submit', kind: 'delay', delayMs: 800 });
+      t.sandbox.faults.add({ host: 'oauth.reddit.com', path: '/api/submit', kind: 'delay', delayMs: 1500 });
       const start = mark();
       const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id }, { accountId: (await addAccount(t, org, 'reddit')).id, platformSpecificData: { subreddit: 'sandbox' } }]);
-      const [first] = (await getPost(t, key, id)).targets;
-      // The first target waits for its retry; the second is released and in its slow call.
+      const [first, second] = (await getPost(t, key, id)).targets;
+      // The first target waits for its retry; the second has started (its start writes the post,
+      // so it must not wait for the writer below) and is in its slow call.
       await waitFor(async () => (await targetRow(first?.id ?? '')).status === 'pending' && (await targetRow(first?.id ?? '')).attempts === 1);
+      await waitFor(async () => (await targetRow(second?.id ?? '')).status === 'publishing', 5000, 'the second target to start');
       const { db } = t.runtime.deps.store;
       let commit = () => {};
       const held = new Promise<void>((resolve) => (commit = resolve));
