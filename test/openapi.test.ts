@@ -37,6 +37,9 @@ const ANALYTICS_CALLS = ['getAccountAnalytics', 'getAccountDemographics', 'getOn
 const IDEMPOTENT_WRITES = [
   ...COMMENT_WRITES, 'sendConversationMessage', 'sendWhatsAppMessage', 'createWhatsAppTemplate', 'uploadWhatsAppMedia',
   'boostPost', 'createCampaign', 'createAdSet', 'createCreative', 'createAd', 'createAudience', 'addAudienceUsers', 'editPublishedPost', 'unpublishPost',
+  // Writes that set a state or remove something: a retry runs them again.
+  'updateCampaign', 'updateAdSet', 'updateAd', 'deleteAudience', 'deleteWhatsAppTemplate', 'deleteWhatsAppMedia', 'markWhatsAppMessageRead',
+  'registerWhatsAppPhoneNumber', 'updateCommentsSettings', 'markConversationRead',
 ];
 // Those that answer 409 REQUEST_OUTCOME_UNKNOWN when an interrupted request cannot be settled: no
 // way to look on the platform (WhatsApp, ads), or a look that could not tell (comments, messages).

@@ -88,6 +88,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await op(reddit.id, 'unpublish', {})).body.error?.code, 'not_supported');
     });
 
+    test('comments-settings with an x-request-id: the retry answers the first answer and calls the platform no more', async () => {
+      const post = await published([{ accountId: (await instagram()).id, platformSpecificData: photo() }]);
+      const start = mark();
+      const send = async () => {
+        const res = await t.request(`/api/v1/posts/${post.id}/comments-settings`, { key, method: 'POST', headers: { ...json, 'x-request-id': `switch-${post.id}` }, body: JSON.stringify({ enabled: false }) });
+        return { status: res.status, body: await res.json() };
+      };
+      const first = await send();
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.deepEqual(await send(), first);
+      assert.equal(t.sandbox.journal.list({ after: start }).filter((e) => e.method === 'POST').length, 1);
+    });
+
     test('comments-settings turns instagram comments off and on again, on both login flavours', async () => {
       const [fbLogin, igLogin] = [await instagram(), await addMetaAccount(t, org, 'instagram', { login: 'instagram' })];
       const post = await published([{ accountId: fbLogin.id, platformSpecificData: photo() }, { accountId: igLogin.id, platformSpecificData: photo() }]);

@@ -9,6 +9,7 @@ export function deleteAudience(api: Api): void {
   api.delete(
     '/ads/audiences/:id',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'deleteAudience',
         tags: ['Ads'],

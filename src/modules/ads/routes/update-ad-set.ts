@@ -10,6 +10,7 @@ export function updateAdSet(api: Api): void {
   api.patch(
     '/ads/adsets/:id',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'updateAdSet',
         tags: ['Ads'],

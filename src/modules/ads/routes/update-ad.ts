@@ -10,6 +10,7 @@ export function updateAd(api: Api): void {
   api.patch(
     '/ads/ads/:id',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'updateAd',
         tags: ['Ads'],

@@ -11,6 +11,7 @@ export function updateCampaign(api: Api): void {
   api.patch(
     '/ads/campaigns/:id',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'updateCampaign',
         tags: ['Ads'],

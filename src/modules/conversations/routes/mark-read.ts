@@ -11,6 +11,7 @@ export function markRead(api: Api): void {
     '/inbox/conversations/:id/read',
     {
       preValidation: emptyBodyAsObject,
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'markConversationRead',
         tags: ['Direct messages'],

@@ -9,6 +9,7 @@ export function updateCommentsSettings(api: Api): void {
   api.post(
     '/posts/:id/comments-settings',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'updateCommentsSettings',
         tags: ['Posts'],

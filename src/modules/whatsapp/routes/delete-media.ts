@@ -9,6 +9,7 @@ export function deleteMedia(api: Api): void {
   api.delete(
     '/whatsapp/accounts/:id/media/:waMediaId',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'deleteWhatsAppMedia',
         tags: ['WhatsApp'],

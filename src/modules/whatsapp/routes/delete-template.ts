@@ -10,6 +10,7 @@ export function deleteTemplate(api: Api): void {
   api.delete(
     '/whatsapp/accounts/:id/templates/:templateId',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'deleteWhatsAppTemplate',
         tags: ['WhatsApp'],

@@ -13,6 +13,7 @@ export function markMessageReadRoute(api: Api): void {
     '/whatsapp/accounts/:id/messages/:messageId/read',
     {
       preValidation: emptyBodyAsObject,
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'markWhatsAppMessageRead',
         tags: ['WhatsApp'],

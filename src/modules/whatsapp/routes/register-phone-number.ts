@@ -10,6 +10,7 @@ export function registerPhoneNumber(api: Api): void {
   api.post(
     '/whatsapp/accounts/:id/register',
     {
+      config: { idempotent: { repeatable: true } },
       schema: {
         operationId: 'registerWhatsAppPhoneNumber',
         tags: ['WhatsApp'],
