@@ -1,7 +1,6 @@
 // Reading media URLs out of a target's validated options, for the platforms' media rules.
 import type { MediaItem, MediaKind } from './definition.ts';
-
-export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+import { strings } from './json.ts';
 
 /** Every URL of `mediaUrls`, each needing `kind`. */
 export const mediaUrlItems = (options: Record<string, unknown>, kind: MediaKind | null): MediaItem[] => strings(options.mediaUrls).map((url, i) => ({ field: `mediaUrls[${i}]`, url, kind }));

@@ -1,7 +1,8 @@
 // What threads takes (platforms.md §4.2), by the type read from the file, and where its options
 // name media: the first post's URLs and each reply's (threadItems).
 import type { MediaRules } from '../definition.ts';
-import { mediaUrlItems, strings, upperMediaType } from '../media-items.ts';
+import { strings } from '../json.ts';
+import { mediaUrlItems, upperMediaType } from '../media-items.ts';
 
 export const threadsMedia: MediaRules = {
   image: ['image/jpeg', 'image/png'],

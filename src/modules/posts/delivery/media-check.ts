@@ -11,7 +11,7 @@ import { FetchFailedError, safeFetch, UrlRefusedError } from '../../../lib/safe-
 import { messageOf } from '../../../lib/errors.ts';
 import { detectMediaType, SNIFF_BYTES } from '../../media/detect.ts';
 import type { MediaItem, MediaKind, MediaRules } from '../../../platforms/definition.ts';
-import { strings } from '../../../platforms/media-items.ts';
+import { strings } from '../../../platforms/json.ts';
 import { definitionOf } from '../../../platforms/registry.ts';
 
 /** The platform's media rules (src/platforms/<platform>/media-rules.ts); undefined when it names none. */
