@@ -14,7 +14,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerProbes } from './http/probes.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import { setSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { SANDBOX_PREFIX } from './platforms/base-url.ts';
 import { sandboxPlugin } from './sandbox/index.ts';
@@ -57,10 +57,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerHostRequired(app);
   registerDraining(app);
   registerBodyIdleTimeout(app, deps.config.bodyIdleTimeoutMs);
+  // Every answer's own headers, in one hook (each onSend hook is a step of every answer).
   app.addHook('onSend', async (request, reply) => {
     reply.header('request-id', request.id);
+    setSecurityHeaders(reply);
   });
-  registerSecurityHeaders(app);
 
   await registerOpenApi(app);
   for (const schema of appRoutes.schemas) app.addSchema(schema);

@@ -5,7 +5,7 @@
 // (the sandbox's consent pages, a framework error) gets this one: nothing loads but its own
 // inline styles and images, no script runs, no page frames it.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply } from 'fastify';
 
 export const HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; base-uri 'none'; frame-ancestors 'none'";
 
@@ -14,10 +14,9 @@ export function styleHashes(...styles: string[]): string {
   return styles.map((style) => `'sha256-${createHash('sha256').update(style).digest('base64')}'`).join(' ');
 }
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_POLICY);
-  });
+/** Sets the headers on an answer about to be sent; app.ts calls it from its one onSend hook. */
+export function setSecurityHeaders(reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  const type = reply.getHeader('content-type');
+  if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_POLICY);
 }
