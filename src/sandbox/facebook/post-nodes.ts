@@ -2,7 +2,7 @@
 // draft with `is_published=true`, delete, `comments`, `likes`, `reactions`, `insights`), photos,
 // videos (with the §3.1 `status` object and `post_id`), and comments (edit, hide, delete,
 // replies, likes). Reads need the Page among the token's Pages; writes a Page token.
-import type { FacebookPage } from '../meta/people.ts';
+import type { TokenRecord } from '../core/model.ts';
 import type { RouteContext } from '../core/router.ts';
 import { parseFields, selectFields } from '../meta/fields.ts';
 import { invalidParameter, unsupportedRequest } from '../meta/graph-error.ts';
@@ -16,19 +16,15 @@ import { feedEvent, isPublished, MESSAGE_LIMIT, postGetters } from './posts.ts';
 import type { FbComment, FbPhoto, FbPost, FbVideo } from './store.ts';
 import { videoStatus } from './video-status.ts';
 
-function pageOf(ctx: RouteContext, input: GraphInput, pageId: string, action: PageAction): FacebookPage {
+/** Checks the token may do `action` on the Page, and answers it. */
+function pageOf(ctx: RouteContext, input: GraphInput, pageId: string, action: PageAction): TokenRecord {
   const page = ctx.state.people.pages.get(pageId);
   if (!page) throw unsupportedRequest(ctx.method, ctx.path.slice(1));
-  pageAccess(ctx, input, page, action);
-  return page;
+  return pageAccess(ctx, input, page, action);
 }
 
 /** The token of a read, for what it may see of the Page's comments. */
-function commentReader(ctx: RouteContext, input: GraphInput, pageId: string): CommentFilter {
-  const page = ctx.state.people.pages.get(pageId);
-  if (!page) throw unsupportedRequest(ctx.method, ctx.path.slice(1));
-  return readableBy(pageAccess(ctx, input, page, 'read'));
-}
+const commentReader = (ctx: RouteContext, input: GraphInput, pageId: string): CommentFilter => readableBy(pageOf(ctx, input, pageId, 'read'));
 
 const likes = {
   post: ({ ctx, input, node }: { ctx: RouteContext; input: GraphInput; node: FbPost }) => {
