@@ -12,7 +12,7 @@ import { tenantOf } from '../../http/auth.ts';
 import { apiError } from '../../http/errors.ts';
 import type { CommentPage, PlatformComment } from '../../platforms/types.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
-import { findAccount, type CommentDeps } from './service.ts';
+import { findAccount, publishedTargets, type CommentDeps } from './service.ts';
 
 /** Pages of 100 top-level comments read before giving up. */
 const PAGES = 5;
@@ -90,7 +90,7 @@ export async function findPublishedReply(request: FastifyRequest, sinceMs: numbe
   const tenant = tenantOf(request);
   const body = fieldsOf(request.body);
   const platformPostId = stringOf(body.platformPostId);
-  const target = await tenant.selectFrom('post_targets').select('account_id').where('status', '=', 'published').where('platform_post_id', '=', platformPostId).orderBy('id').executeTakeFirst();
+  const target = await publishedTargets(tenant).where('platform_post_id', '=', platformPostId).orderBy('id').executeTakeFirst();
   if (!target) return null;
   const account = await findAccount(tenant, target.account_id);
   return lookFor(request.server.deps, { account, platformPostId, text: stringOf(body.text), parentId: stringOf(fieldsOf(request.params).id) }, sinceMs);

@@ -95,7 +95,7 @@ export function unwrapCursor(after: string | undefined): string | null {
 }
 
 /** The organization's published targets with a platform post id. */
-function publishedTargets(tenant: Tenant) {
+export function publishedTargets(tenant: Tenant) {
   return tenant.selectFrom('post_targets').selectAll().where('status', '=', 'published').where('platform_post_id', 'is not', null);
 }
 
