@@ -3,9 +3,9 @@
 // reader (meta-changes.ts) and the Threads reader (threads-changes.ts) share it without
 // importing each other.
 
-export type Json = Record<string, unknown>;
+import { obj, type Json } from '../../platforms/json.ts';
 
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+export type { Json };
 
 /**
  * A stored body as its JSON object, or null when it is not JSON. The process job parses a body

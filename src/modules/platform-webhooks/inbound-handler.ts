@@ -8,11 +8,9 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import type { Database } from '../../db/schema.ts';
+import { obj, str } from '../../platforms/json.ts';
 import { readEnvelope, type Json } from './envelope.ts';
 import { isThreadsNotification, THREADS_OBJECT } from './threads-changes.ts';
-
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
 export type InboundDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
 
