@@ -55,8 +55,13 @@ export type DeliveryView = Static<typeof Delivery>;
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
+/** Until when a rotated-out secret still signs deliveries; null when none does at `now`. */
+export function previousSecretUntil(row: Pick<WebhookEndpointRow, 'previous_secret_enc' | 'previous_secret_expires_at'>, now: number): number | null {
+  return row.previous_secret_enc !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+}
+
 export function presentWebhook(row: WebhookEndpointRow, now: number): WebhookView {
-  const previousUntil = row.previous_secret_enc !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+  const previousUntil = previousSecretUntil(row, now);
   return {
     id: row.id,
     url: row.url,

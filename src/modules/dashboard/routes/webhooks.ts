@@ -10,7 +10,7 @@ import type { WebhookEndpointRow } from '../../../db/schema.ts';
 import { DEFAULT_EVENTS, SUBSCRIBABLE_EVENTS, type EventType } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from '../../webhooks/retry-schedule.ts';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, testWebhook, updateWebhook } from '../../webhooks/service.ts';
-import type { DeliveryView } from '../../webhooks/schemas.ts';
+import { previousSecretUntil, type DeliveryView } from '../../webhooks/schemas.ts';
 import { checkEndpointUrl } from '../../webhooks/url-check.ts';
 import { all, checked, cursor, fieldsOf, FormError, type Fields } from '../form.ts';
 import { sendPage, tenantFor, viewerOf } from '../guard.ts';
@@ -29,7 +29,7 @@ function eventChoices(prefix: string, ticked: readonly string[]): Html[] {
 }
 
 function endpointCard(viewer: Viewer, row: WebhookEndpointRow, now: number): Html {
-  const graceEnds = row.previous_secret_enc !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+  const graceEnds = previousSecretUntil(row, now);
   return html`<article class="card" aria-labelledby="h-${row.id}">
 <header><h2 id="h-${row.id}" class="mono">${row.url}</h2>${row.enabled ? '' : badge('disabled')}<span class="muted mono">${row.id}</span><span class="muted">created ${when(row.created_at)}</span></header>
 <p>Events: ${eventsOf(row).map((e, i) => html`${i ? ', ' : ''}<span class="mono">${e}</span>`)}</p>
