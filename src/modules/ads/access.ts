@@ -92,17 +92,16 @@ export async function adAccountScope(
   options: { field?: string; admit?: Admit } = {},
 ): Promise<AdScope> {
   const { field = 'adAccountId', admit = anyAccount } = options;
-  const given = input.accountId !== undefined ? await findAccount(tenant, input.accountId) : null;
-  if (given) admit(given);
-  const recorded = async (accountId: string) => {
+  const admitted = async (accountId: string) => {
     const account = await findAccount(tenant, accountId);
     admit(account);
     return account;
   };
+  const given = input.accountId !== undefined ? await admitted(input.accountId) : null;
   if (input.adAccountId !== undefined) {
     const adAccountId = input.adAccountId.startsWith('act_') ? input.adAccountId : `act_${input.adAccountId}`;
     const record = await findRecord(tenant, adAccountId, ['ad_account']);
-    if (record) return { account: given ?? (await recorded(record.account_id)), adAccountId };
+    if (record) return { account: given ?? (await admitted(record.account_id)), adAccountId };
     if (!given) throw errors.invalid(field, 'no such ad account (list them with GET /ads/accounts?accountId=…)');
     await adsCall(deps, given, (ads, credentials) => ads.adAccount(credentials, adAccountId));
     await recordObjects(tenant, deps.clock.now(), [{ platformId: adAccountId, kind: 'ad_account', accountId: given.id, adAccountId }]);
@@ -117,7 +116,7 @@ export async function adAccountScope(
   }
   const only = records.length === 1 ? records[0] : undefined;
   if (!only) throw errors.invalid('adAccountId', records.length ? 'required: the organization has several ad accounts' : 'required (list ad accounts with GET /ads/accounts?accountId=…)');
-  return { account: given ?? (await recorded(only.account_id)), adAccountId: only.platform_id };
+  return { account: given ?? (await admitted(only.account_id)), adAccountId: only.platform_id };
 }
 
 /** The currency of an ad account, read from the platform (money is converted with it). */
