@@ -9,9 +9,9 @@ import { tenantOf } from '../../http/auth.ts';
 import { apiError } from '../../http/errors.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
 import { conversationAccount, messagingOf } from './access.ts';
-import { emitMessageEvent, messageEventData } from './events.ts';
-import { findConversation, insertMessage, presentMessage, storedMessage, touchConversation } from './records.ts';
+import { findConversation, presentMessage } from './records.ts';
 import type { MessageView } from './schemas.ts';
+import { recordSent } from './send.ts';
 
 /** The newest messages read from the platform: a send retried within minutes is among them. */
 const LOOK_BACK = 25;
@@ -67,15 +67,5 @@ export async function findSentMessage(request: FastifyRequest, sinceMs: number):
     return null;
   }
   const now = deps.clock.now();
-  return deps.store.db.transaction().execute(async (trx) => {
-    const sentAt = sent.createdAt ?? now;
-    const inserted = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.id || null, text, attachments: [], status: 'sent', sentAt }, now);
-    const row = inserted ?? (await storedMessage(trx, account.id, sent.id));
-    await touchConversation(trx, conversation.id, row, now, 0, true);
-    if (inserted) {
-      const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments: [], sentAt }, now);
-      await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
-    }
-    return { message: presentMessage(row) };
-  });
+  return { message: await recordSent(deps, account, conversation, { platformMessageId: sent.id, text, attachments: [], sentAt: sent.createdAt ?? now }, now) };
 }

@@ -7,6 +7,7 @@
 // platform's echo, should it be processed before this stores the message id, waits and then
 // finds it (conversations/inbound.ts) instead of recording the message a second time; on this
 // node, such webhooks wait for the send itself (sends-in-flight.ts).
+import type { AccountRow, ConversationRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
@@ -16,7 +17,7 @@ import { callPlatform } from '../accounts/platform-call.ts';
 import { conversationAccount, messagingOf, refuseUnapprovedSend, requireMessagingPermission, type ConversationDeps } from './access.ts';
 import { emitMessageEvent, messageEventData } from './events.ts';
 import { markSending } from './queries.ts';
-import { findConversation, insertMessage, presentMessage, storedMessage, touchConversation } from './records.ts';
+import { findConversation, insertMessage, presentMessage, storedMessage, touchConversation, type Attachment } from './records.ts';
 import type { MessageView } from './schemas.ts';
 import { trackSend } from './sends-in-flight.ts';
 import { requireOpenWindow } from './window.ts';
@@ -70,22 +71,36 @@ export async function sendMessage(deps: ConversationDeps, tenant: Tenant, caller
     try {
       const sent = await callPlatform(deps, account, (c) => messaging.send(c, { recipientId: conversation.participant_id, ...content, tag: body.tag }));
       const now = deps.clock.now();
-      return await db.transaction().execute(async (trx) => {
-        const attachments = content.attachment ? [{ type: content.attachment.type, url: content.attachment.url }] : [];
-        const text = content.text ?? null;
-        const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: sent.platformMessageId || null, text, attachments, status: 'sent', sentAt: now }, now);
-        // The platform never gives one message id twice; should it, the stored message stands.
-        const row = stored ?? (await storedMessage(trx, account.id, sent.platformMessageId));
-        await touchConversation(trx, conversation.id, row, now, 0, true);
-        if (stored) {
-          const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt: now }, now);
-          await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
-        }
-        return presentMessage(row);
-      });
+      const attachments = content.attachment ? [{ type: content.attachment.type, url: content.attachment.url }] : [];
+      return await recordSent(deps, account, conversation, { platformMessageId: sent.platformMessageId, text: content.text ?? null, attachments, sentAt: now }, now);
     } catch (error) {
       await markSending.execute(db, conversation.id, null);
       throw error;
     }
+  });
+}
+
+/**
+ * Stores a message the platform has sent (the send's answer, or one an interrupted send made:
+ * find-sent.ts), touches its conversation and, when it is new here, announces it (message.sent).
+ */
+export async function recordSent(
+  deps: Pick<ConversationDeps, 'store'>,
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: { platformMessageId: string; text: string | null; attachments: Attachment[]; sentAt: number },
+  now: number,
+): Promise<MessageView> {
+  const { platformMessageId, text, attachments, sentAt } = message;
+  return deps.store.db.transaction().execute(async (trx) => {
+    const stored = await insertMessage(trx, conversation, { direction: 'outbound', platformMessageId: platformMessageId || null, text, attachments, status: 'sent', sentAt }, now);
+    // The platform never gives one message id twice; should it, the stored message stands.
+    const row = stored ?? (await storedMessage(trx, account.id, platformMessageId));
+    await touchConversation(trx, conversation.id, row, now, 0, true);
+    if (stored) {
+      const data = messageEventData(null, account, conversation, { messageId: row.id, platformMessageId: row.platform_message_id, direction: 'outbound', text, attachments, sentAt }, now);
+      await emitMessageEvent({ db: trx, store: deps.store, now }, account.organization_id, 'message.sent', data);
+    }
+    return presentMessage(row);
   });
 }
