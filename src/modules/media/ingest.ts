@@ -82,7 +82,9 @@ export async function storeUpload(config: Config, incoming: Incoming): Promise<S
   }
   const head = Buffer.concat(headChunks);
   if (head.length === 0) throw errors.invalid(field, 'the file is empty');
-  const detection = await detectMediaType(head.subarray(0, SNIFF_BYTES));
+  // The type is read from the first SNIFF_BYTES, and the same bytes are checked to be that type.
+  const sniffed = head.subarray(0, SNIFF_BYTES);
+  const detection = await detectMediaType(sniffed);
   if (!detection.ok) {
     await stop();
     throw unsupported(field, detection.found);
@@ -92,7 +94,7 @@ export async function storeUpload(config: Config, incoming: Incoming): Promise<S
     throw mismatch(declared, detection.type);
   }
   // A valid signature is not enough: the bytes after it must be that type too (verify.ts).
-  const verdict = verifyHead(detection.type, head.subarray(0, SNIFF_BYTES));
+  const verdict = verifyHead(detection.type, sniffed);
   if (verdict !== null) {
     await stop();
     throw errors.invalid(field, `${verdict}; it is not a valid ${detection.type} file`);
