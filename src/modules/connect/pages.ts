@@ -6,11 +6,16 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}';
 
-/** The result page loads nothing and runs nothing: its one inline style, by hash. */
-export const RESULT_PAGE_HEADERS = {
-  'content-security-policy': `default-src 'none'; style-src ${styleHashes(STYLE)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
-};
+/** The headers of a connect page that loads nothing and runs nothing: its one inline style, by hash, and no Referer. */
+export function inertPageHeaders(style: string): Record<string, string> {
+  return {
+    'content-security-policy': `default-src 'none'; style-src ${styleHashes(style)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+/** The result page's. */
+export const RESULT_PAGE_HEADERS = inertPageHeaders(STYLE);
 
 export function resultPage(title: string, message: string): string {
   return `<!doctype html>

@@ -9,8 +9,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../../config.ts';
 import { API_PREFIX } from '../../../http/openapi.ts';
 import type { Api } from '../../../http/types.ts';
-import { styleHashes } from '../../../http/security-headers.ts';
-import { RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
+import { inertPageHeaders, RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
 import { adapterFor, callbackUrl } from '../service.ts';
 
 export function whatsappSignupUrl(config: Config, state: string): string {
@@ -21,10 +20,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}a.button{display:inline-block;padding:.7rem 1.2rem;background:#1877f2;color:#fff;border-radius:6px;text-decoration:none}';
 
-const SIGNUP_HEADERS = {
-  'content-security-policy': `default-src 'none'; style-src ${styleHashes(STYLE)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
-};
+const SIGNUP_HEADERS = inertPageHeaders(STYLE);
 
 export function whatsappSignup(api: Api): void {
   api.get(
