@@ -13,7 +13,7 @@ import { jobOutcomeObservers, timeJobRuns } from '../src/metrics/job-metrics.ts'
 import { Metrics } from '../src/metrics/metrics.ts';
 import { platformObserver } from '../src/metrics/platform-calls.ts';
 import { createPlatforms } from '../src/platforms/registry.ts';
-import { PLATFORMS } from '../src/platforms/types.ts';
+import { PLATFORMS } from '../src/platforms/registry.ts';
 import { Type } from 'typebox';
 import { insertJob, jobRow, openJobStore, startWorker } from './fixtures/jobs.ts';
 import { startApp } from './harness/app.ts';

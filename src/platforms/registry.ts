@@ -1,7 +1,6 @@
 // The registry: every platform's definition (its folder's index.ts), one line each. Adding a
-// platform is one folder under platforms/ and one line here (and its name in types.ts'
-// PLATFORMS). createPlatforms builds every adapter once at start from the config with one HTTP
-// client and hands them down as `deps.platforms`; the rest of the definitions (post options,
+// platform is one folder under platforms/ and one line here. createPlatforms builds every
+// adapter once at start from the config with one HTTP client and hands them down as `deps.platforms`; the rest of the definitions (post options,
 // validation, media rules, best-time defaults) is read from here without a platform call.
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import type { PlatformDefinition, PostPublishing } from './definition.ts';
@@ -12,17 +11,22 @@ import { redditPlatform } from './reddit/index.ts';
 import type { PostPlatform } from './target-options.ts';
 import { threadsPlatform } from './threads/index.ts';
 import { tiktokPlatform } from './tiktok/index.ts';
-import { isPlatform, type Platform, type PlatformAdapter, type Platforms } from './types.ts';
+import type { Platform, PlatformAdapter, Platforms } from './types.ts';
 import { whatsappPlatform } from './whatsapp/index.ts';
 
-/** Every platform's definition, in the order of PLATFORMS. */
+/** Every platform's definition, one line each: the order is the order platforms are listed in (PLATFORMS). */
 export const DEFINITIONS = [redditPlatform, instagramPlatform, facebookPlatform, threadsPlatform, tiktokPlatform, whatsappPlatform] as const;
 
-// Every platform has its definition (a name in PLATFORMS without one fails to compile).
+// Every platform name a folder declares has its definition here (one left out fails to compile).
 const covered: Platform extends (typeof DEFINITIONS)[number]['name'] ? true : never = true;
 void covered;
 
-/** The definitions of the platforms posts can target, with their publishing (in the order of PLATFORMS). */
+/** The platforms accounts can be connected on, in the order of DEFINITIONS. */
+export const PLATFORMS: readonly Platform[] = DEFINITIONS.map((d) => d.name);
+
+export const isPlatform = (name: string): name is Platform => (PLATFORMS as readonly string[]).includes(name);
+
+/** The definitions of the platforms posts can target, with their publishing (in the order of DEFINITIONS). */
 export const POST_DEFINITIONS = DEFINITIONS.filter((d): d is Extract<(typeof DEFINITIONS)[number], { publishing: object }> => d.publishing !== undefined) as unknown as ReadonlyArray<
   PlatformDefinition<PostPlatform> & { publishing: PostPublishing<unknown> }
 >;

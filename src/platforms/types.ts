@@ -21,11 +21,14 @@ export type * from './whatsapp/capability.ts';
 export type * from './messaging-types.ts';
 export type * from './ads-types.ts';
 
-/** The platforms accounts can be connected on. */
-export const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'whatsapp'] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-export const isPlatform = (name: string): name is Platform => (PLATFORMS as readonly string[]).includes(name);
+/**
+ * The names of the platforms accounts can be connected on. Empty here: each platform's index.ts
+ * adds its own (`declare module '../types.ts' { interface PlatformNames { reddit: true } }`), and
+ * registry.ts lists the definitions, so a platform is named only in its folder and the registry.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by each platform's index.ts
+export interface PlatformNames {}
+export type Platform = Extract<keyof PlatformNames, string>;
 
 /** Tokens as the platform gave them, with times turned into epoch milliseconds. */
 export interface TokenSet {

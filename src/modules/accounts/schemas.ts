@@ -2,9 +2,10 @@
 import { Type, type Static } from 'typebox';
 import type { AccountRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
-import { PLATFORMS } from '../../platforms/types.ts';
+import { PLATFORMS } from '../../platforms/registry.ts';
 
-export { PLATFORMS, type Platform } from '../../platforms/types.ts';
+export { PLATFORMS } from '../../platforms/registry.ts';
+export type { Platform } from '../../platforms/types.ts';
 
 export const Account = Type.Object(
   {

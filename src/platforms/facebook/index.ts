@@ -131,6 +131,12 @@ export function facebookAdapter(ctx: PlatformContext): PlatformAdapter<'facebook
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    facebook: true;
+  }
+}
+
 /** Everything the service knows about facebook (listed in ../registry.ts). */
 export const facebookPlatform: PlatformDefinition<'facebook'> = {
   name: 'facebook',

@@ -85,6 +85,12 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    instagram: true;
+  }
+}
+
 /** Everything the service knows about instagram (listed in ../registry.ts). */
 export const instagramPlatform: PlatformDefinition<'instagram'> = {
   name: 'instagram',

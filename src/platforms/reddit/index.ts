@@ -81,6 +81,12 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    reddit: true;
+  }
+}
+
 /** Everything the service knows about reddit (listed in ../registry.ts). */
 export const redditPlatform: PlatformDefinition<'reddit'> = {
   name: 'reddit',

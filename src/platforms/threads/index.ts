@@ -105,6 +105,12 @@ export function threadsAdapter(ctx: PlatformContext): PlatformAdapter<'threads'>
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    threads: true;
+  }
+}
+
 /** Everything the service knows about threads (listed in ../registry.ts). */
 export const threadsPlatform: PlatformDefinition<'threads'> = {
   name: 'threads',

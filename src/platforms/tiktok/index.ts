@@ -84,6 +84,12 @@ export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    tiktok: true;
+  }
+}
+
 /** Everything the service knows about tiktok (listed in ../registry.ts). */
 export const tiktokPlatform: PlatformDefinition<'tiktok'> = {
   name: 'tiktok',

@@ -140,6 +140,12 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp
   };
 }
 
+declare module '../types.ts' {
+  interface PlatformNames {
+    whatsapp: true;
+  }
+}
+
 /** Everything the service knows about whatsapp (listed in ../registry.ts): no post publishing, messages only. */
 export const whatsappPlatform: PlatformDefinition<'whatsapp'> = {
   name: 'whatsapp',
