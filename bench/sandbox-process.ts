@@ -5,7 +5,7 @@
 // channel of this module's child.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 
 export interface SandboxPage {
@@ -68,7 +68,7 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
 async function runChild(): Promise<void> {
   const sandbox = await startSandbox({ seed: 'bench' });
   const { state } = sandbox;
-  const meta = SANDBOX_APPS.meta;
+  const meta = sandboxApp('meta');
   state.configureApp({ platform: 'facebook', clientId: meta.clientId, clientSecret: meta.clientSecret });
   process.on('message', (request: Request) => {
     try {

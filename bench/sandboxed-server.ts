@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/index.ts';
 import { createKey, freePort, startServer, type RunningServer } from './server.ts';
 
@@ -29,7 +29,7 @@ export interface SandboxedServer extends ServiceUnderTest {
 
 export async function startSandboxedServer(label: string): Promise<SandboxedServer> {
   const sandbox = await startSandbox({ seed: 'bench' });
-  const meta = SANDBOX_APPS.meta;
+  const meta = sandboxApp('meta');
   // The service's Meta app (sandbox mode's fixed one): the sandbox signs its webhooks with its secret.
   sandbox.state.configureApp({ platform: 'facebook', clientId: meta.clientId, clientSecret: meta.clientSecret });
   try {

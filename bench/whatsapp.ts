@@ -23,7 +23,7 @@ import { createHmac } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { parseConfig } from '../src/config.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { openMigratedStore } from '../src/runtime.ts';
 import { consent } from '../test/sandbox/helpers.ts';
 import { openLoop, percentile, sleep, sortedOf, startReceiver, tallyHeard } from './messages.ts';
@@ -53,7 +53,7 @@ const TEMPLATE = { name: 'bench_order_ready', language: 'en_US' };
 
 /** A user token with the WhatsApp permissions, through the sandbox's dialog and code exchange, as a browser and a client's backend would. */
 async function whatsappUserToken(sandboxUrl: string): Promise<string> {
-  const meta = SANDBOX_APPS.meta;
+  const meta = sandboxApp('meta');
   const redirect = encodeURIComponent('https://client.example/whatsapp');
   const dialog = `${sandboxUrl}/www.facebook.com/v24.0/dialog/oauth?client_id=${meta.clientId}&redirect_uri=${redirect}&config_id=bench&response_type=code&state=bench`;
   const code = (await consent(dialog)).searchParams.get('code') ?? '';
@@ -73,7 +73,7 @@ export async function benchWhatsApp(options: WhatsAppBenchOptions = DEFAULT_OPTI
   const client = new Agent({ connections: Math.max(64, options.clients), keepAliveTimeout: 30_000 });
   const store = await openMigratedStore(parseConfig(s.env));
   try {
-    const meta = SANDBOX_APPS.meta;
+    const meta = sandboxApp('meta');
     // `sent` at once; `delivered` and `read` a day later, past the run (this part posts its own).
     sandbox.state.updateSettings({ whatsapp: { sentMs: 0, deliveredMs: 86_400_000, readMs: null } });
     const faults = sandbox.state.faults.list().length;

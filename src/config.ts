@@ -3,6 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import type { PlatformDefinition } from './platforms/definition.ts';
+import { APPS, DEFINITIONS } from './platforms/registry.ts';
+import type { ConfiguredApp, SettingsReader } from './platforms/settings.ts';
 
 export class ConfigError extends Error {}
 
@@ -19,20 +22,13 @@ export interface S3Config {
   publicUrl: string | null;
 }
 
-export interface PlatformCredentials {
-  metaAppId: string | null;
-  metaAppSecret: string | null;
+/** What the platform definitions read (platforms/settings.ts): their apps and their own settings. */
+export interface PlatformConfig {
+  /** Every declared app by name; in sandbox mode an unconfigured one has the sandbox's pair. */
+  apps: Record<string, ConfiguredApp>;
+  /** Each platform's own settings, by platform name, as its definition parsed them. */
+  settings: Record<string, unknown>;
   metaWebhookVerifyToken: string | null;
-  whatsappConfigId: string | null;
-  instagramAppId: string | null;
-  instagramAppSecret: string | null;
-  threadsAppId: string | null;
-  threadsAppSecret: string | null;
-  tiktokClientKey: string | null;
-  tiktokClientSecret: string | null;
-  redditClientId: string | null;
-  redditClientSecret: string | null;
-  redditUserAgent: string | null;
 }
 
 export interface Config {
@@ -50,13 +46,11 @@ export interface Config {
   /** A request body that receives nothing for this long (connection left open) is cut off. */
   bodyIdleTimeoutMs: number;
   s3: S3Config | null;
-  platforms: PlatformCredentials;
+  platforms: PlatformConfig;
   sandbox: boolean;
   platformApiBase: string | null;
   /** How long one platform call may take; also how long a call cut off by a crash may still be running. */
   platformTimeoutMs: number;
-  /** How long TikTok may take to list a post it was asked to publish (an interrupted one is looked for that long). */
-  tiktokSettleMs: number;
   allowPrivateUrls: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
@@ -179,22 +173,28 @@ function s3(env: Env): S3Config | null {
   };
 }
 
-function platformCredentials(env: Env): PlatformCredentials {
-  return {
-    metaAppId: text(env, 'META_APP_ID'),
-    metaAppSecret: text(env, 'META_APP_SECRET'),
-    metaWebhookVerifyToken: text(env, 'META_WEBHOOK_VERIFY_TOKEN'),
-    whatsappConfigId: text(env, 'WHATSAPP_CONFIG_ID'),
-    instagramAppId: text(env, 'INSTAGRAM_APP_ID'),
-    instagramAppSecret: text(env, 'INSTAGRAM_APP_SECRET'),
-    threadsAppId: text(env, 'THREADS_APP_ID'),
-    threadsAppSecret: text(env, 'THREADS_APP_SECRET'),
-    tiktokClientKey: text(env, 'TIKTOK_CLIENT_KEY'),
-    tiktokClientSecret: text(env, 'TIKTOK_CLIENT_SECRET'),
-    redditClientId: text(env, 'REDDIT_CLIENT_ID'),
-    redditClientSecret: text(env, 'REDDIT_CLIENT_SECRET'),
-    redditUserAgent: text(env, 'REDDIT_USER_AGENT'),
+/** Whether any platform credential is set: without one the sandbox is the default. */
+function anyPlatformCredential(env: Env): boolean {
+  return APPS.some((app) => text(env, app.idVar) !== null || text(env, app.secretVar) !== null) || text(env, 'META_WEBHOOK_VERIFY_TOKEN') !== null;
+}
+
+/** The declared apps and each definition's own settings, read from the environment. */
+function platformConfig(env: Env, sandbox: boolean): PlatformConfig {
+  const apps: Record<string, ConfiguredApp> = {};
+  for (const app of APPS) {
+    const clientId = text(env, app.idVar);
+    const clientSecret = text(env, app.secretVar);
+    const credentials = clientId && clientSecret ? { clientId, clientSecret } : sandbox ? app.sandbox : null;
+    apps[app.name] = { credentials, vars: `${app.idVar} and ${app.secretVar}` };
+  }
+  const read: SettingsReader = {
+    sandbox,
+    text: (name) => text(env, name),
+    flag: (name, fallback) => flag(env, name, fallback),
+    integer: (name, fallback, min, max) => integer(env, name, fallback, min, max),
   };
+  const settings = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, d.settings?.(read)]));
+  return { apps, settings, metaWebhookVerifyToken: text(env, 'META_WEBHOOK_VERIFY_TOKEN') };
 }
 
 function origins(env: Env, name: string): string[] {
@@ -217,9 +217,8 @@ export function parseConfig(env: Env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
   const dataDir = resolve(text(env, 'DATA_DIR') ?? './data');
-  const platforms = platformCredentials(env);
-  const anyCredentials = Object.values(platforms).some((value) => value !== null);
-  const sandbox = flag(env, 'SANDBOX', !anyCredentials);
+  const sandbox = flag(env, 'SANDBOX', !anyPlatformCredential(env));
+  const platforms = platformConfig(env, sandbox);
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
@@ -241,7 +240,6 @@ export function parseConfig(env: Env): Config {
     sandbox,
     platformApiBase: httpUrl(env, 'PLATFORM_API_BASE'),
     platformTimeoutMs: integer(env, 'PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
-    tiktokSettleMs: integer(env, 'TIKTOK_SETTLE_MS', 600_000, 0, 86_400_000),
     allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_URLS', sandbox),
     logLevel: logLevel as Config['logLevel'],
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),

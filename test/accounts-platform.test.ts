@@ -11,7 +11,7 @@ import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 import type { TestApp } from './harness/app.ts';
 import type { SandboxState } from '../src/sandbox/index.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 
 interface HealthBody {
   accountId: string;
@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       assert.equal(body.appSubscriptionUpdated, true);
 
       const requests = t.sandbox.journal.list({ method: 'POST' });
-      const appCall = requests.find((r) => r.path.endsWith(`/${SANDBOX_APPS.meta.clientId}/subscriptions`));
+      const appCall = requests.find((r) => r.path.endsWith(`/${sandboxApp('meta').clientId}/subscriptions`));
       assert.ok(appCall, 'the app subscription reached the sandbox');
       assert.equal((appCall.body as Record<string, string>).object, 'page');
       assert.equal((appCall.body as Record<string, string>).callback_url, `${t.url}/api/v1/platform-webhooks/meta`);
@@ -163,7 +163,7 @@ for (const dialect of DIALECTS) {
       assert.ok(pageCall, 'the Page subscription reached the sandbox');
       assert.match(String((pageCall.body as Record<string, string>).subscribed_fields), /feed/);
       // The sandbox made the subscription only after our callback echoed its hub.challenge.
-      assert.equal(t.sandbox.webhooks.subscriptions.get(`${SANDBOX_APPS.meta.clientId}:page`)?.callbackUrl, `${t.url}/api/v1/platform-webhooks/meta`);
+      assert.equal(t.sandbox.webhooks.subscriptions.get(`${sandboxApp('meta').clientId}:page`)?.callbackUrl, `${t.url}/api/v1/platform-webhooks/meta`);
 
       const again = (await (await t.request(`/api/v1/accounts/${id}/webhook-subscription`, { key, method: 'POST' })).json()) as { appSubscriptionUpdated: boolean };
       assert.equal(again.appSubscriptionUpdated, false);

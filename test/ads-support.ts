@@ -1,7 +1,7 @@
 // Shared by the ads suites: a facebook Page account as connect stores it (the Page token on the
 // account, the person's user token sealed in account_user_tokens), owned by a new sandbox
 // Facebook user who has one ad account in the currency asked for.
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { newId } from '../src/lib/ids.ts';
 import { addAdAccount } from '../src/sandbox/ads/seed.ts';
 import type { PostsApp } from './posts-support.ts';
@@ -33,7 +33,7 @@ export async function addAdsAccount(t: PostsApp, organizationId: string, options
   const pageToken = `fb-page-token-${suffix}`;
   const userToken = `fb-user-token-${suffix}`;
   const scopes = options.scopes ?? ADS_SCOPES;
-  const common = { clientId: SANDBOX_APPS.meta.clientId, declined: [], longLived: true, platform: 'facebook' as const, pageIds: [page.id] };
+  const common = { clientId: sandboxApp('meta').clientId, declined: [], longLived: true, platform: 'facebook' as const, pageIds: [page.id] };
   t.sandbox.issueToken({ ...common, value: pageToken, type: 'page', subjectId: page.id, userId: user.id, scopes, ttlSeconds: null });
   t.sandbox.issueToken({ ...common, value: userToken, type: 'user', subjectId: user.id, userId: user.id, scopes, ttlSeconds: 60 * 86_400 });
   const { sealer, store, clock } = t.runtime.deps;

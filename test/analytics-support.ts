@@ -3,7 +3,7 @@
 // and can be moved forward (publishing needs time to pass; snapshots need hours to), and small
 // request helpers.
 import { insertAccount } from './harness/sandbox-accounts.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import type { PostsApp } from './posts-support.ts';
@@ -54,7 +54,7 @@ export async function addInsightsAccount(t: PostsApp, organizationId: string, pl
     const page = pages[0];
     const ig = instagram[0];
     if (!page || !ig) throw new Error('the sandbox made no Page');
-    t.sandbox.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
+    t.sandbox.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: sandboxApp('meta').clientId, subjectId: page.id, userId: user.id, scopes, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
     platformUserId = platform === 'facebook' ? page.id : ig.id;
     username = platform === 'facebook' ? null : ig.username;
     metadata = platform === 'facebook' ? { login: 'facebook', tasks: page.tasks } : { login: 'facebook', pageId: page.id };

@@ -6,7 +6,7 @@
 // from the comment's parent_id on the platform.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startPostsApp(dialect);
       quickMetaProcessing(t);
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
       files = await fileServer({ '/a.jpg': { body: samples.jpeg } });
       ({ key, organizationId: org } = await t.tenant());
     });

@@ -9,7 +9,7 @@ import { CLIENT_REDIRECT, followCallback, startConnectApp } from './harness/conn
 import { openConsent, submitConsent } from './sandbox/helpers.ts';
 import type { TestApp } from './harness/app.ts';
 import type { SandboxState } from '../src/sandbox/index.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 
 for (const dialect of DIALECTS) {
   describe(`whatsapp connect (${dialect})`, { skip: skipReason(dialect) }, () => {
@@ -28,9 +28,9 @@ for (const dialect of DIALECTS) {
 
     /** A user token with the WhatsApp permissions, as a business would hold one. */
     const userToken = async () => {
-      const dialog = `${t.url}/sandbox/www.facebook.com/v24.0/dialog/oauth?client_id=${SANDBOX_APPS.meta.clientId}&redirect_uri=${encodeURIComponent('https://elsewhere.example/cb')}&config_id=x&response_type=code&state=s`;
+      const dialog = `${t.url}/sandbox/www.facebook.com/v24.0/dialog/oauth?client_id=${sandboxApp('meta').clientId}&redirect_uri=${encodeURIComponent('https://elsewhere.example/cb')}&config_id=x&response_type=code&state=s`;
       const code = (await submitConsent(await openConsent(dialog))).searchParams.get('code') ?? '';
-      const res = await fetch(`${t.url}/sandbox/graph.facebook.com/v24.0/oauth/access_token?client_id=${SANDBOX_APPS.meta.clientId}&client_secret=${SANDBOX_APPS.meta.clientSecret}&redirect_uri=${encodeURIComponent('https://elsewhere.example/cb')}&code=${code}`);
+      const res = await fetch(`${t.url}/sandbox/graph.facebook.com/v24.0/oauth/access_token?client_id=${sandboxApp('meta').clientId}&client_secret=${sandboxApp('meta').clientSecret}&redirect_uri=${encodeURIComponent('https://elsewhere.example/cb')}&code=${code}`);
       return ((await res.json()) as { access_token: string }).access_token;
     };
     const connectWith = (body: Record<string, unknown>, k = key) =>
@@ -75,10 +75,10 @@ for (const dialect of DIALECTS) {
       const { account } = (await res.json()) as { account: { id: string; platform: string; externalId: string } };
       assert.deepEqual([account.platform, account.externalId], ['whatsapp', 'wa-2']);
       assert.equal(phone()?.registered, true);
-      assert.ok(waba()?.subscriptions.some((s) => s.appId === SANDBOX_APPS.meta.clientId));
+      assert.ok(waba()?.subscriptions.some((s) => s.appId === sandboxApp('meta').clientId));
       const posts = t.sandbox.journal.list({ method: 'POST' }).map((r) => r.path);
       assert.ok(posts.some((p) => p.endsWith(`/${phone()?.id}/register`)));
-      assert.ok(posts.some((p) => p.endsWith(`/${SANDBOX_APPS.meta.clientId}/subscriptions`)));
+      assert.ok(posts.some((p) => p.endsWith(`/${sandboxApp('meta').clientId}/subscriptions`)));
       // Health works for the number too.
       const health = (await (await t.request(`/api/v1/accounts/${account.id}/health`, { key: otherKey })).json()) as { health: { token: { valid: boolean } } };
       assert.equal(health.health.token.valid, true);

@@ -13,7 +13,7 @@ import { parseConfig } from '../src/config.ts';
 import { createSealer } from '../src/lib/crypto.ts';
 import { newId } from '../src/lib/ids.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { createKey } from '../src/modules/keys/service.ts';
 import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
 import { freePort, removeDataDirs, sharedSettings, startApiNode, startSandboxServer, type Node, type SandboxServer } from './harness/nodes.ts';
@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
       const page = pages[0];
       assert.ok(page);
       const token = `fb-crash-${newId('account').slice(4)}`;
-      sandbox.state.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes: PUBLISHING_SCOPES.facebook, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
+      sandbox.state.issueToken({ value: token, platform: 'facebook', type: 'page', clientId: sandboxApp('meta').clientId, subjectId: page.id, userId: user.id, scopes: PUBLISHING_SCOPES.facebook, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
       const sealer = createSealer(Buffer.from(shared.ENCRYPTION_KEY ?? '', 'hex'));
       const accountId = await insertAccount(db, sealer, { organizationId, platform: 'facebook', platformUserId: page.id, token, scopes: PUBLISHING_SCOPES.facebook, metadata: { login: 'facebook' }, now: Date.now() });
       const feed = await fetch(`${sandbox.url}/graph.facebook.com/v24.0/${page.id}/feed`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Open on Sunday' }) });

@@ -13,7 +13,7 @@ import { waitFor } from './harness/wait.ts';
 import { addDmAccount, control as metaControl, subscribe } from './messages-support.ts';
 import { addMetaAccount } from './posts-meta-support.ts';
 import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { connectNumber } from './whatsapp-support.ts';
 
 /** The platform call timeout of this suite's service: a delay past it loses the answer. */
@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       t = await startPostsApp(dialect, { env: { PLATFORM_TIMEOUT_MS: String(TIMEOUT_MS) } });
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
       ({ key, organizationId: org } = await t.tenant());
       fb = await addMetaAccount(t, org, 'facebook');
       const res = await createPost(t, key, { content: 'Fresh bread today', publishNow: true, platforms: [{ accountId: fb.id }] });

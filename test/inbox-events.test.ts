@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { queueStandingJobs } from '../src/composition.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver, type Received } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
@@ -18,7 +18,7 @@ import { addMetaAccount, quickMetaProcessing, type MetaAccount } from './posts-m
 import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 
 const META_PATH = '/api/v1/platform-webhooks/meta';
-const metaSign = (body: string) => `sha256=${createHmac('sha256', SANDBOX_APPS.meta.clientSecret).update(body).digest('hex')}`;
+const metaSign = (body: string) => `sha256=${createHmac('sha256', sandboxApp('meta').clientSecret).update(body).digest('hex')}`;
 
 interface Delivered {
   id: string;
@@ -51,7 +51,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startPostsApp(dialect);
       quickMetaProcessing(t);
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
       files = await fileServer({ '/a.jpg': { body: samples.jpeg } });
       receiver = await new Receiver().start();
       ({ key, organizationId: org } = await t.tenant());
@@ -247,7 +247,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('an Instagram Login account hears of comments too (signed with the Instagram app secret)', async () => {
-      t.sandbox.configureApp({ platform: 'instagram', clientId: SANDBOX_APPS.instagram.clientId, clientSecret: SANDBOX_APPS.instagram.clientSecret });
+      t.sandbox.configureApp({ platform: 'instagram', clientId: sandboxApp('instagram').clientId, clientSecret: sandboxApp('instagram').clientSecret });
       const igLogin = await addMetaAccount(t, org, 'instagram', { login: 'instagram' });
       const sub = await t.request(`/api/v1/accounts/${igLogin.id}/webhook-subscription`, { key, method: 'POST' });
       assert.equal(sub.status, 200, await sub.text());

@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../src/lib/ids.ts';
 import { parseMetaEnvelope } from '../src/modules/platform-webhooks/meta-changes.ts';
 import { envelopeKinds } from '../src/modules/platform-webhooks/process-job.ts';
-import { SANDBOX_APPS, SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver, type Received } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
@@ -19,7 +20,7 @@ import { createPost, json, settled, startPostsApp, type PostsApp } from './posts
 
 const META_PATH = '/api/v1/platform-webhooks/meta';
 const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_mentions'];
-const threadsSign = (body: string) => `sha256=${createHmac('sha256', SANDBOX_APPS.threads.clientSecret).update(body).digest('hex')}`;
+const threadsSign = (body: string) => `sha256=${createHmac('sha256', sandboxApp('threads').clientSecret).update(body).digest('hex')}`;
 
 interface Delivered {
   id: string;
@@ -31,7 +32,7 @@ interface Delivered {
 async function addThreadsAccount(t: PostsApp, organizationId: string): Promise<{ id: string; userId: string; username: string }> {
   const user = t.sandbox.addThreadsUser();
   const token = `threads-token-${newId('account').slice(4)}`;
-  t.sandbox.issueToken({ value: token, platform: 'threads', type: 'user', clientId: SANDBOX_APPS.threads.clientId, subjectId: user.id, userId: user.id, scopes: THREADS_SCOPES, declined: [], pageIds: [], ttlSeconds: 86_400, longLived: true });
+  t.sandbox.issueToken({ value: token, platform: 'threads', type: 'user', clientId: sandboxApp('threads').clientId, subjectId: user.id, userId: user.id, scopes: THREADS_SCOPES, declined: [], pageIds: [], ttlSeconds: 86_400, longLived: true });
   const { sealer, store, clock } = t.runtime.deps;
   const id = newId('account');
   const now = clock.now();
@@ -99,7 +100,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       t = await startPostsApp(dialect);
-      t.sandbox.configureApp({ platform: 'threads', clientId: SANDBOX_APPS.threads.clientId, clientSecret: SANDBOX_APPS.threads.clientSecret });
+      t.sandbox.configureApp({ platform: 'threads', clientId: sandboxApp('threads').clientId, clientSecret: sandboxApp('threads').clientSecret });
       receiver = await new Receiver().start();
       const tenant = await t.tenant();
       key = tenant.key;
@@ -150,16 +151,16 @@ for (const dialect of DIALECTS) {
 
     test('the dashboard stand-in verifies the callback; a wrong verify token or field is refused', async () => {
       const callbackUrl = `${t.url}${META_PATH}`;
-      const wrong = await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: 'not-ours', fields: ['replies'] });
+      const wrong = await control('threads/webhooks', { appId: sandboxApp('threads').clientId, callbackUrl, verifyToken: 'not-ours', fields: ['replies'] });
       assert.equal(wrong.status, 400);
       assert.match(JSON.stringify(wrong.body), /verification failed/);
-      assert.equal((await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['likes'] })).status, 400);
-      const ok = await control('threads/webhooks', { appId: SANDBOX_APPS.threads.clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['replies', 'mentions'] });
+      assert.equal((await control('threads/webhooks', { appId: sandboxApp('threads').clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['likes'] })).status, 400);
+      const ok = await control('threads/webhooks', { appId: sandboxApp('threads').clientId, callbackUrl, verifyToken: SANDBOX_VERIFY_TOKEN, fields: ['replies', 'mentions'] });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
       assert.deepEqual(ok.body, { object: 'threads', fields: ['replies', 'mentions'] });
       // The Graph subscriptions edge has no threads object: the dashboard is the only way.
-      const appToken = `${SANDBOX_APPS.threads.clientId}|${SANDBOX_APPS.threads.clientSecret}`;
-      const viaGraph = await fetch(`${t.url}/sandbox/graph.facebook.com/v23.0/${SANDBOX_APPS.threads.clientId}/subscriptions`, {
+      const appToken = `${sandboxApp('threads').clientId}|${sandboxApp('threads').clientSecret}`;
+      const viaGraph = await fetch(`${t.url}/sandbox/graph.facebook.com/v23.0/${sandboxApp('threads').clientId}/subscriptions`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify({ object: 'threads', callback_url: callbackUrl, verify_token: SANDBOX_VERIFY_TOKEN, fields: 'replies', access_token: appToken }),
@@ -188,7 +189,7 @@ for (const dialect of DIALECTS) {
       assert.ok(sent);
       assert.equal(sent.status, 200);
       const notification = JSON.parse(sent.body) as { app_id: string; topic: string; values: { field: string; value: { root_post: { owner_id: string } } } };
-      assert.deepEqual([notification.app_id, notification.topic, notification.values.field, notification.values.value.root_post.owner_id], [SANDBOX_APPS.threads.clientId, 'moderate', 'replies', th.userId]);
+      assert.deepEqual([notification.app_id, notification.topic, notification.values.field, notification.values.value.root_post.owner_id], [sandboxApp('threads').clientId, 'moderate', 'replies', th.userId]);
       await settledInbound();
       assert.deepEqual((await storedWith(id)).map((r) => [r.status, r.object]), [['processed', 'threads']]);
 

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/http/logging.ts';
-import { SANDBOX_APPS, SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { APPS } from '../src/platforms/registry.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { walkConnect } from './harness/connect.ts';
 import { signInLink, DashboardClient, json } from './dashboard-support.ts';
@@ -100,7 +101,7 @@ for (const dialect of DIALECTS) {
           // The account in use: a platform call with its token.
           assert.equal((await t.request(`/api/v1/accounts/${accountId}/health`, { key })).status, 200);
         }
-        for (const [name, app] of Object.entries(SANDBOX_APPS)) keep(`${name} app secret`, app.clientSecret);
+        for (const app of APPS) keep(`${app.name} app secret`, app.sandbox.clientSecret);
         keep('webhook verify token', SANDBOX_VERIFY_TOKEN);
         // A callback with a code the platform never issued: refused, the code not logged.
         const forged = `forged-${randomBytes(12).toString('hex')}`;

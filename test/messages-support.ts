@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { insertAccount } from './harness/sandbox-accounts.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { Receiver } from './harness/receiver.ts';
@@ -27,8 +27,8 @@ export type MessagesApp = PostsApp & { clock: OffsetClock };
 export async function startMessagesApp(dialect: Dialect): Promise<MessagesApp> {
   const clock = new OffsetClock();
   const t = await startPostsApp(dialect, { clock });
-  t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
-  t.sandbox.configureApp({ platform: 'instagram', clientId: SANDBOX_APPS.instagram.clientId, clientSecret: SANDBOX_APPS.instagram.clientSecret });
+  t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
+  t.sandbox.configureApp({ platform: 'instagram', clientId: sandboxApp('instagram').clientId, clientSecret: sandboxApp('instagram').clientSecret });
   return Object.assign(t, { clock });
 }
 
@@ -62,7 +62,7 @@ export async function addDmAccount(t: PostsApp, organizationId: string, kind: Ki
   const igLogin = kind === 'instagram-instagram';
   const scopes = options.scopes ?? (igLogin ? IG_SCOPES : FB_SCOPES);
   const token = `${kind}-dm-token-${newId('account').slice(4)}`;
-  const common = { value: token, clientId: igLogin ? SANDBOX_APPS.instagram.clientId : SANDBOX_APPS.meta.clientId, declined: [], ttlSeconds: null, longLived: true, scopes };
+  const common = { value: token, clientId: igLogin ? sandboxApp('instagram').clientId : sandboxApp('meta').clientId, declined: [], ttlSeconds: null, longLived: true, scopes };
   if (igLogin) t.sandbox.issueToken({ ...common, platform: 'instagram', type: 'user', subjectId: ig.id, userId: ig.id, pageIds: [] });
   else t.sandbox.issueToken({ ...common, platform: 'facebook', type: 'page', subjectId: page.id, userId: user.id, pageIds: [page.id] });
   const { sealer, store, clock } = t.runtime.deps;
@@ -145,7 +145,7 @@ export function settledInbound(t: PostsApp): Promise<true> {
   return waitFor(async () => ((await t.runtime.deps.store.db.selectFrom('platform_webhook_events').select('id').where('status', '=', 'pending').execute()).length === 0 ? true : null), 10_000, 'the process jobs');
 }
 
-export const metaSign = (body: string) => `sha256=${createHmac('sha256', SANDBOX_APPS.meta.clientSecret).update(body).digest('hex')}`;
+export const metaSign = (body: string) => `sha256=${createHmac('sha256', sandboxApp('meta').clientSecret).update(body).digest('hex')}`;
 
 export function postMeta(t: PostsApp, body: string): Promise<Response> {
   return fetch(`${t.url}/api/v1/platform-webhooks/meta`, { method: 'POST', headers: { ...json, 'x-hub-signature-256': metaSign(body) }, body });

@@ -5,12 +5,14 @@
 // errors mapped by each platform's table. No database: adapters take credentials as stored.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_REDDIT_AGENT, GRAPH_VERSION, SANDBOX_APPS, type PlatformContext } from '../src/platforms/context.ts';
+import { GRAPH_VERSION, type PlatformContext } from '../src/platforms/context.ts';
+import { parseConfig } from '../src/config.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { PlatformError } from '../src/platforms/errors.ts';
 import { facebookAdapter } from '../src/platforms/facebook/index.ts';
 import { createPlatformHttp } from '../src/platforms/http.ts';
 import { instagramAdapter } from '../src/platforms/instagram/index.ts';
-import { redditAdapter } from '../src/platforms/reddit/index.ts';
+import { DEFAULT_REDDIT_AGENT, redditAdapter } from '../src/platforms/reddit/index.ts';
 import { threadsAdapter } from '../src/platforms/threads/index.ts';
 import type { AccountCredentials, PlatformAdapter } from '../src/platforms/types.ts';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/index.ts';
@@ -26,13 +28,10 @@ before(async () => {
   state = sb.state;
   ctx = {
     http: createPlatformHttp({ base: sb.url, userAgent: 'socialapi-test/1.0' }),
-    apps: SANDBOX_APPS,
+    apps: parseConfig({ SANDBOX: '1' }).platforms.apps,
     graphVersion: GRAPH_VERSION,
-    redditUserAgent: DEFAULT_REDDIT_AGENT,
-    whatsappConfigId: '',
     metaWebhookVerifyToken: '',
     sandbox: true,
-    tiktokSettleMs: 0,
   };
 });
 after(() => sb.close());
@@ -79,7 +78,7 @@ describe('reddit comments', () => {
   let link: string;
 
   before(async () => {
-    adapter = redditAdapter(ctx);
+    adapter = redditAdapter(ctx, { userAgent: DEFAULT_REDDIT_AGENT });
     const user = state.addRedditUser();
     account = credentials(user.id, token('reddit', user.id, ['identity', 'submit', 'read', 'edit']));
     const res = await fetch(`${sb.url}/oauth.reddit.com/api/submit`, {
@@ -169,8 +168,8 @@ for (const login of ['facebook', 'instagram'] as const) {
       assert.ok(page && ig);
       account =
         login === 'facebook'
-          ? credentials(ig.id, token('facebook', page.id, IG_FB_SCOPES, { type: 'page', userId: user.id, pageIds: [page.id], clientId: SANDBOX_APPS.meta.clientId }), { login, pageId: page.id })
-          : credentials(ig.id, token('instagram', ig.id, IG_LOGIN_SCOPES, { clientId: SANDBOX_APPS.instagram.clientId }), { login });
+          ? credentials(ig.id, token('facebook', page.id, IG_FB_SCOPES, { type: 'page', userId: user.id, pageIds: [page.id], clientId: sandboxApp('meta').clientId }), { login, pageId: page.id })
+          : credentials(ig.id, token('instagram', ig.id, IG_LOGIN_SCOPES, { clientId: sandboxApp('instagram').clientId }), { login });
       mediaId = state.ids.numeric('ig-media', '18', 17);
       state.meta.igMedia.set(mediaId, {
         id: mediaId, accountId: ig.id, username: ig.username, containerId: null, mediaType: 'IMAGE', productType: 'FEED', caption: 'Fresh bread',
@@ -240,8 +239,8 @@ for (const login of ['facebook', 'instagram'] as const) {
       const reader = need(adapter.commentReader, 'reader');
       const narrow =
         login === 'facebook'
-          ? credentials(account.platformUserId, token('facebook', String(account.metadata.pageId), ['pages_show_list', 'pages_read_engagement', 'instagram_basic'], { type: 'page', pageIds: [String(account.metadata.pageId)], clientId: SANDBOX_APPS.meta.clientId }), account.metadata)
-          : credentials(account.platformUserId, token('instagram', account.platformUserId, ['instagram_business_basic'], { clientId: SANDBOX_APPS.instagram.clientId }), account.metadata);
+          ? credentials(account.platformUserId, token('facebook', String(account.metadata.pageId), ['pages_show_list', 'pages_read_engagement', 'instagram_basic'], { type: 'page', pageIds: [String(account.metadata.pageId)], clientId: sandboxApp('meta').clientId }), account.metadata)
+          : credentials(account.platformUserId, token('instagram', account.platformUserId, ['instagram_business_basic'], { clientId: sandboxApp('instagram').clientId }), account.metadata);
       const missing = await rejects(() => reader.list(narrow, mediaId, { limit: 5, after: null }), 'permission');
       assert.equal(missing.details.code, 10);
       state.expireToken(narrow.accessToken);
@@ -262,7 +261,7 @@ describe('facebook Page comments', () => {
     const { user, pages } = state.addFacebookUser({ pages: [{}] });
     const page = pages[0];
     assert.ok(page);
-    account = credentials(page.id, token('facebook', page.id, FB_SCOPES, { type: 'page', userId: user.id, pageIds: [page.id], clientId: SANDBOX_APPS.meta.clientId }), { login: 'facebook' });
+    account = credentials(page.id, token('facebook', page.id, FB_SCOPES, { type: 'page', userId: user.id, pageIds: [page.id], clientId: sandboxApp('meta').clientId }), { login: 'facebook' });
     const res = await fetch(`${sb.url}/graph.facebook.com/${GRAPH_VERSION}/${page.id}/feed`, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -324,10 +323,10 @@ describe('facebook Page comments', () => {
 
   test('errors by the Graph table: a missing permission, a user token, an expired token', async () => {
     const pageId = account.platformUserId;
-    const readOnly = credentials(pageId, token('facebook', pageId, ['pages_show_list', 'pages_read_engagement'], { type: 'page', pageIds: [pageId], clientId: SANDBOX_APPS.meta.clientId }));
+    const readOnly = credentials(pageId, token('facebook', pageId, ['pages_show_list', 'pages_read_engagement'], { type: 'page', pageIds: [pageId], clientId: sandboxApp('meta').clientId }));
     const missing = await rejects(() => need(adapter.commentHider, 'hider').setHidden(readOnly, postId, true), 'permission');
     assert.equal(missing.details.code, 200);
-    const userToken = credentials(pageId, token('facebook', 'someone', FB_SCOPES, { type: 'user', pageIds: [pageId], clientId: SANDBOX_APPS.meta.clientId }));
+    const userToken = credentials(pageId, token('facebook', 'someone', FB_SCOPES, { type: 'user', pageIds: [pageId], clientId: sandboxApp('meta').clientId }));
     await rejects(() => need(adapter.commentWriter, 'writer').comment(userToken, postId, 'hi'), 'auth');
     state.expireToken(readOnly.accessToken);
     await rejects(() => need(adapter.commentReader, 'reader').list(readOnly, postId, { limit: 5, after: null }), 'auth');

@@ -10,7 +10,8 @@ import { startConnectApp } from './harness/connect.ts';
 import { waitFor } from './harness/wait.ts';
 import type { TestApp } from './harness/app.ts';
 import { sendWebhook, type SandboxState } from '../src/sandbox/index.ts';
-import { SANDBOX_APPS, SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { SANDBOX_VERIFY_TOKEN } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 
 const PATH = '/api/v1/platform-webhooks/meta';
 const sign = (body: string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -39,16 +40,16 @@ for (const dialect of DIALECTS) {
       const body = JSON.stringify({ object: 'page', entry: [] });
       assert.equal((await post(body)).status, 401);
       assert.equal((await post(body, sign(body, 'not-the-secret'))).status, 401);
-      assert.equal((await post(body, sign(`${body} `, SANDBOX_APPS.meta.clientSecret))).status, 401);
+      assert.equal((await post(body, sign(`${body} `, sandboxApp('meta').clientSecret))).status, 401);
       assert.equal((await stored()).length, 0);
     });
 
     test('a signed POST is stored raw once, answered 200, and processed by the job', async () => {
       // Meta escapes / and non-ASCII; the signature covers exactly these bytes.
       const body = '{"object":"page","entry":[{"id":"1","time":1,"changes":[{"field":"feed","value":{"message":"caf\\u00e9 \\/ ok"}}]}]}';
-      const res = await post(body, sign(body, SANDBOX_APPS.meta.clientSecret));
+      const res = await post(body, sign(body, sandboxApp('meta').clientSecret));
       assert.equal(res.status, 200);
-      assert.equal((await post(body, sign(body, SANDBOX_APPS.meta.clientSecret))).status, 200);
+      assert.equal((await post(body, sign(body, sandboxApp('meta').clientSecret))).status, 200);
       const rows = await stored();
       assert.equal(rows.length, 1);
       assert.equal(rows[0]?.body, body);
@@ -61,12 +62,12 @@ for (const dialect of DIALECTS) {
 
     test("a notification the sandbox signs with the Instagram Login app's secret is accepted too", async () => {
       const body = JSON.stringify({ object: 'instagram', entry: [{ id: '2', time: 2, changes: [{ field: 'comments', value: { id: 'c1', text: 'hi' } }] }] });
-      assert.equal((await post(body, sign(body, SANDBOX_APPS.instagram.clientSecret))).status, 200);
+      assert.equal((await post(body, sign(body, sandboxApp('instagram').clientSecret))).status, 200);
     });
 
     test('a real delivery from the sandbox after an app subscription reaches the callback', async () => {
       t.sandbox.webhooks.put({
-        appId: SANDBOX_APPS.meta.clientId,
+        appId: sandboxApp('meta').clientId,
         object: 'page',
         callbackUrl: `${t.url}${PATH}`,
         fields: ['feed'],
@@ -74,14 +75,14 @@ for (const dialect of DIALECTS) {
         includeValues: true,
         active: true,
       });
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
-      const statuses = await sendWebhook(t.sandbox, SANDBOX_APPS.meta.clientId, { object: 'page', entry: [{ id: '3', time: 3, changes: [{ field: 'feed', value: { item: 'comment', verb: 'add', message: 'héllo' } }] }] });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
+      const statuses = await sendWebhook(t.sandbox, sandboxApp('meta').clientId, { object: 'page', entry: [{ id: '3', time: 3, changes: [{ field: 'feed', value: { item: 'comment', verb: 'add', message: 'héllo' } }] }] });
       assert.deepEqual(statuses, [200]);
       assert.ok((await stored()).some((r) => r.body.includes('\\u00e9')));
     });
 
     test('a signed body with a NUL character, raw or escaped in a JSON string, is a 400 in the error shape and is not stored', async () => {
-      const secret = SANDBOX_APPS.meta.clientSecret;
+      const secret = sandboxApp('meta').clientSecret;
       const count = (await stored()).length;
       const bodies = [
         '{"object":"pa\\u0000ge","entry":[]}',

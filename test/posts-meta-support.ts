@@ -2,7 +2,7 @@
 // with tokens the sandbox issued, as the connect flows would have stored them. Each account is a
 // new sandbox Facebook user with one Page and its linked Instagram account, so tests never share
 // a Page, a quota or a duplicate-post check.
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { PostsApp } from './posts-support.ts';
 
@@ -37,7 +37,7 @@ export async function addMetaAccount(t: PostsApp, organizationId: string, platfo
   const login = platform === 'facebook' ? 'facebook' : (options.login ?? 'facebook');
   const scopes = options.scopes ?? (login === 'instagram' ? IG_SCOPES : FB_SCOPES);
   const token = `${platform}-${login}-token-${newId('account').slice(4)}`;
-  const common = { value: token, clientId: login === 'instagram' ? SANDBOX_APPS.instagram.clientId : SANDBOX_APPS.meta.clientId, declined: [], ttlSeconds: null, longLived: true };
+  const common = { value: token, clientId: login === 'instagram' ? sandboxApp('instagram').clientId : sandboxApp('meta').clientId, declined: [], ttlSeconds: null, longLived: true };
   if (login === 'instagram') {
     t.sandbox.issueToken({ ...common, platform: 'instagram', type: 'user', subjectId: ig.id, userId: ig.id, scopes, pageIds: [] });
   } else {

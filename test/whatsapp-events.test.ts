@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { startConnectApp } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver } from './harness/receiver.ts';
@@ -15,7 +15,7 @@ import { waitFor } from './harness/wait.ts';
 import { api, connectNumber, control, firstPhone, firstWaba, json, type WhatsAppApp } from './whatsapp-support.ts';
 
 const META_PATH = '/api/v1/platform-webhooks/meta';
-const metaSign = (body: string) => `sha256=${createHmac('sha256', SANDBOX_APPS.meta.clientSecret).update(body).digest('hex')}`;
+const metaSign = (body: string) => `sha256=${createHmac('sha256', sandboxApp('meta').clientSecret).update(body).digest('hex')}`;
 const EVENTS = ['template.status', 'template.quality', 'account.quality'];
 
 interface Delivered {
@@ -37,7 +37,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       t = await startConnectApp(dialect, { worker: true });
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
       receiver = await new Receiver().start();
       otherReceiver = await new Receiver().start();
       ({ key } = await t.tenant());

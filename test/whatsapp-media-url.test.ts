@@ -14,13 +14,10 @@ const credentials = { platformUserId: '300000000000001', accessToken: 'EAAsecret
 function contextOn(base: string | null): PlatformContext {
   return {
     http: createPlatformHttp({ base, userAgent: 'test' }),
-    apps: { meta: null, instagram: null, threads: null, tiktok: null, reddit: null },
+    apps: {},
     graphVersion: 'v24.0',
-    redditUserAgent: 'test',
-    whatsappConfigId: '',
     metaWebhookVerifyToken: '',
     sandbox: false,
-    tiktokSettleMs: 0,
   };
 }
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import { createKey } from '../src/modules/keys/service.ts';
 import { startConnectApp } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       const clock = new OffsetClock();
       t = Object.assign(await startConnectApp(dialect, { worker: true, clock }), { clock });
-      t.sandbox.configureApp({ platform: 'facebook', clientId: SANDBOX_APPS.meta.clientId, clientSecret: SANDBOX_APPS.meta.clientSecret });
+      t.sandbox.configureApp({ platform: 'facebook', clientId: sandboxApp('meta').clientId, clientSecret: sandboxApp('meta').clientSecret });
       t.sandbox.updateSettings({ whatsapp: { deliveredMs: 50, readMs: 100 } });
       receiver = await new Receiver().start();
       files = await fileServer({ '/photo.jpg': { body: samples.jpeg, type: 'image/jpeg' } });

@@ -3,7 +3,7 @@
 // dialog, the API and control calls, and the journal of what reached the sandbox.
 import assert from 'node:assert/strict';
 import { newId } from '../src/lib/ids.ts';
-import { SANDBOX_APPS } from '../src/platforms/context.ts';
+import { sandboxApp } from '../src/platforms/registry.ts';
 import type { SandboxState } from '../src/sandbox/index.ts';
 import type { JournalEntry } from '../src/sandbox/core/journal.ts';
 import type { TestApp } from './harness/app.ts';
@@ -27,9 +27,9 @@ export async function startWhatsAppApp(dialect: Dialect): Promise<WhatsAppApp> {
 /** A user token with the WhatsApp permissions, from the sandbox's dialog and code exchange. */
 export async function whatsappUserToken(t: WhatsAppApp): Promise<string> {
   const redirect = encodeURIComponent('https://elsewhere.example/cb');
-  const dialog = `${t.url}/sandbox/www.facebook.com/v24.0/dialog/oauth?client_id=${SANDBOX_APPS.meta.clientId}&redirect_uri=${redirect}&config_id=x&response_type=code&state=s`;
+  const dialog = `${t.url}/sandbox/www.facebook.com/v24.0/dialog/oauth?client_id=${sandboxApp('meta').clientId}&redirect_uri=${redirect}&config_id=x&response_type=code&state=s`;
   const code = (await submitConsent(await openConsent(dialog))).searchParams.get('code') ?? '';
-  const res = await fetch(`${t.url}/sandbox/graph.facebook.com/v24.0/oauth/access_token?client_id=${SANDBOX_APPS.meta.clientId}&client_secret=${SANDBOX_APPS.meta.clientSecret}&redirect_uri=${redirect}&code=${code}`);
+  const res = await fetch(`${t.url}/sandbox/graph.facebook.com/v24.0/oauth/access_token?client_id=${sandboxApp('meta').clientId}&client_secret=${sandboxApp('meta').clientSecret}&redirect_uri=${redirect}&code=${code}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 

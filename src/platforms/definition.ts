@@ -1,11 +1,12 @@
 // A platform's definition: everything the service knows about one platform, exported by its
 // folder's index.ts and listed once in registry.ts. The adapter (connect, publish, comments,
-// insights …) is built from the shared context at start; the rest is static knowledge the API
+// insights …) is built from the shared context and the platform's own settings at start; the rest is static knowledge the API
 // reads without a platform call: how posts to it are described, validated and media-checked
 // (`publishing`, absent for a platform posts cannot target) and its best-time defaults.
 import type { TObject, TSchema } from 'typebox';
 import type { PlatformContext } from './context.ts';
 import type { OptionsOf } from './target-options.ts';
+import type { AppDefinition, SettingsReader } from './settings.ts';
 import type { Platform, PlatformAdapter } from './types.ts';
 import type { TargetInput, Validated } from './validate-fields.ts';
 
@@ -47,10 +48,16 @@ export interface PostPublishing<O> {
 /** A best-time slot: weekday (0 = Monday), UTC hour and a relative weight. */
 export type BestTimeSlot = readonly [weekday: number, hour: number, weight: number];
 
-export interface PlatformDefinition<P extends Platform = Platform> {
+export interface PlatformDefinition<P extends Platform = Platform, S = unknown> {
   name: P;
-  /** The adapter, built once at start with the shared HTTP client and the platform apps. */
-  adapter(ctx: PlatformContext): PlatformAdapter<P>;
+  /** How people read its name ("TikTok", "WhatsApp"): in descriptions, pages and messages. */
+  displayName: string;
+  /** The apps it connects through, with their variables (an app several platforms share is declared by one of them). */
+  apps?: readonly AppDefinition[];
+  /** Its own settings, read from the environment at start; handed to `adapter`. */
+  settings?(read: SettingsReader): S;
+  /** The adapter, built once at start with the shared HTTP client, the platform apps and its settings. */
+  adapter(ctx: PlatformContext, settings: S): PlatformAdapter<P>;
   /** Absent: accounts of the platform cannot be a post's target. */
   publishing?: PostPublishing<OptionsOf<P>>;
   /** The slots best time falls back to without data of the account's own; absent: the shared weekday afternoons. */

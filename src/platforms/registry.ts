@@ -4,6 +4,7 @@
 // validation, media rules, best-time defaults) is read from here without a platform call.
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import type { PlatformDefinition, PostPublishing } from './definition.ts';
+import type { AppCredentials, AppDefinition } from './settings.ts';
 import { facebookPlatform } from './facebook/index.ts';
 import type { PlatformHttp } from './http.ts';
 import { instagramPlatform } from './instagram/index.ts';
@@ -36,6 +37,16 @@ export function definitionOf(name: string): PlatformDefinition | null {
   return DEFINITIONS.find((d) => d.name === name) ?? null;
 }
 
+/** Every app the definitions declare, by name. */
+export const APPS: readonly AppDefinition[] = DEFINITIONS.flatMap((d: PlatformDefinition) => d.apps ?? []);
+
+/** The credentials the sandbox takes for an app when none is configured. */
+export function sandboxApp(name: string): AppCredentials {
+  const app = APPS.find((a) => a.name === name);
+  if (!app) throw new Error(`no platform declares the ${name} app`);
+  return app.sandbox;
+}
+
 /** Watches platform calls (metrics): wraps the HTTP client before adapters use it, and each adapter. */
 export interface PlatformObserver {
   http(http: PlatformHttp): PlatformHttp;
@@ -46,7 +57,7 @@ export function createPlatforms(config: ContextConfig, observer?: PlatformObserv
   const base = createPlatformContext(config);
   const ctx = observer ? { ...base, http: observer.http(base.http) } : base;
   const watch = <P extends Platform>(adapter: PlatformAdapter<P>) => (observer ? observer.adapter(adapter) : adapter);
-  const adapters = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, watch(d.adapter(ctx))])) as unknown as Platforms['adapters'];
+  const adapters = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, watch(d.adapter(ctx, config.platforms.settings[d.name]))])) as unknown as Platforms['adapters'];
   return {
     adapters,
     of: (name) => (isPlatform(name) ? adapters[name] : null),

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
 import type { Sealer } from '../../src/lib/crypto.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { SANDBOX_APPS } from '../../src/platforms/context.ts';
+import { sandboxApp } from '../../src/platforms/registry.ts';
 import type { SandboxState } from '../../src/sandbox/index.ts';
 
 export type SeededPlatform = 'reddit' | 'threads' | 'facebook';
@@ -27,7 +27,7 @@ export async function seedSandboxAccount(db: Kysely<Database>, sealer: Sealer, s
     const { user, pages } = state.addFacebookUser({ pages: [{}] });
     const page = pages[0];
     if (!page) throw new Error('the sandbox made no Page');
-    state.issueToken({ value: token, platform, type: 'page', clientId: SANDBOX_APPS.meta.clientId, subjectId: page.id, userId: user.id, scopes, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
+    state.issueToken({ value: token, platform, type: 'page', clientId: sandboxApp('meta').clientId, subjectId: page.id, userId: user.id, scopes, declined: [], pageIds: [page.id], ttlSeconds: null, longLived: true });
     userId = page.id;
     metadata = { login: 'facebook', category: page.category, tasks: page.tasks };
   } else {

@@ -13,7 +13,10 @@ export function metaCallbackUrl(config: Config): string {
 }
 
 export function metaAppSecrets({ apps }: Pick<Platforms, 'apps'>): string[] {
-  return [apps.meta, apps.instagram, apps.threads].flatMap((app) => (app ? [app.clientSecret] : []));
+  return ['meta', 'instagram', 'threads'].flatMap((name) => {
+    const credentials = apps[name]?.credentials;
+    return credentials ? [credentials.clientSecret] : [];
+  });
 }
 
 /**

@@ -140,6 +140,9 @@ declare module '../types.ts' {
 /** Everything the service knows about facebook (listed in ../registry.ts). */
 export const facebookPlatform: PlatformDefinition<'facebook'> = {
   name: 'facebook',
+  displayName: 'Facebook',
+  // The Meta app: facebook, instagram with Facebook Login, WhatsApp and ads connect through it.
+  apps: [{ name: 'meta', idVar: 'META_APP_ID', secretVar: 'META_APP_SECRET', sandbox: { clientId: '100000000000001', clientSecret: 'sandbox-meta-secret' } }],
   adapter: facebookAdapter,
   publishing: { data: FacebookData, options: FacebookOptions, validate: validateFacebook, media: facebookMedia },
 };

@@ -1,7 +1,7 @@
 // instagram: two login flavours (platforms.md §2.1). The account's metadata `login` says which
 // one it was connected with, and so which host, app and token calls apply to it.
 import type { PlatformContext } from '../context.ts';
-import { requireApp } from '../context.ts';
+import { hasApp, requireApp } from '../context.ts';
 import { debugToken, FACEBOOK_GRAPH, graph } from '../meta/graph.ts';
 import { ensureAppSubscription, subscribeObject } from '../meta/subscriptions.ts';
 import { metaString, type AccountCredentials, type PlatformAdapter } from '../types.ts';
@@ -28,7 +28,7 @@ export function instagramAdapter(ctx: PlatformContext): PlatformAdapter<'instagr
   return {
     platform: 'instagram',
     // Instagram Login first (its own app) unless only the Meta app is configured.
-    connectors: ctx.apps.instagram || !ctx.apps.meta
+    connectors: hasApp(ctx.apps, 'instagram') || !hasApp(ctx.apps, 'meta')
       ? [instagramLoginConnector(ctx), instagramFacebookConnector(ctx)]
       : [instagramFacebookConnector(ctx), instagramLoginConnector(ctx)],
     choices: instagramFacebookChoices(ctx),
@@ -94,6 +94,9 @@ declare module '../types.ts' {
 /** Everything the service knows about instagram (listed in ../registry.ts). */
 export const instagramPlatform: PlatformDefinition<'instagram'> = {
   name: 'instagram',
+  displayName: 'Instagram',
+  // Instagram Login; Facebook Login uses the Meta app (facebook's).
+  apps: [{ name: 'instagram', idVar: 'INSTAGRAM_APP_ID', secretVar: 'INSTAGRAM_APP_SECRET', sandbox: { clientId: '100000000000002', clientSecret: 'sandbox-instagram-secret' } }],
   adapter: instagramAdapter,
   publishing: { data: InstagramData, options: InstagramOptions, validate: validateInstagram, media: instagramMedia },
 };

@@ -35,18 +35,25 @@ function tokenSet(body: Json, now: number, previousRefresh: string | null): Toke
   };
 }
 
-export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
+export interface RedditSettings {
+  /** reddit throttles generic User-Agents (platforms.md §6.2): ours names the app unless REDDIT_USER_AGENT does. */
+  userAgent: string;
+}
+
+export const DEFAULT_REDDIT_AGENT = 'web:socialapi:v1.0.0 (by /u/socialapi)';
+
+export function redditAdapter(ctx: PlatformContext, settings: RedditSettings): PlatformAdapter<'reddit'> {
   const tokenCall = async (form: Record<string, string>, now: number, previousRefresh: string | null) => {
     const app = requireApp(ctx.apps, 'reddit');
     const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64');
-    const response = await ctx.http.send('reddit', { method: 'POST', url: 'https://www.reddit.com/api/v1/access_token', form, headers: { authorization: `Basic ${basic}`, 'user-agent': ctx.redditUserAgent } });
+    const response = await ctx.http.send('reddit', { method: 'POST', url: 'https://www.reddit.com/api/v1/access_token', form, headers: { authorization: `Basic ${basic}`, 'user-agent': settings.userAgent } });
     return tokenSet(redditToken(response), now, previousRefresh);
   };
   const profile = async (token: string): Promise<PlatformProfile> => {
-    const me = redditApi(await ctx.http.send('reddit', { url: 'https://oauth.reddit.com/api/v1/me', bearer: token, headers: { 'user-agent': ctx.redditUserAgent } }));
+    const me = redditApi(await ctx.http.send('reddit', { url: 'https://oauth.reddit.com/api/v1/me', bearer: token, headers: { 'user-agent': settings.userAgent } }));
     return { platformUserId: str(me.id) ?? '', username: str(me.name), displayName: str(me.name), avatarUrl: str(me.icon_img), metadata: {} };
   };
-  const comments = redditComments(ctx.http, ctx.redditUserAgent);
+  const comments = redditComments(ctx.http, settings.userAgent);
   return {
     platform: 'reddit',
     connectors: [
@@ -74,10 +81,10 @@ export function redditAdapter(ctx: PlatformContext): PlatformAdapter<'reddit'> {
       },
       features: () => REDDIT_FEATURES,
     },
-    publisher: redditPublisher(ctx.http, ctx.redditUserAgent),
+    publisher: redditPublisher(ctx.http, settings.userAgent),
     commentReader: comments.reader,
     commentWriter: comments.writer,
-    postInsights: redditInsights(ctx.http, ctx.redditUserAgent),
+    postInsights: redditInsights(ctx.http, settings.userAgent),
   };
 }
 
@@ -88,8 +95,11 @@ declare module '../types.ts' {
 }
 
 /** Everything the service knows about reddit (listed in ../registry.ts). */
-export const redditPlatform: PlatformDefinition<'reddit'> = {
+export const redditPlatform: PlatformDefinition<'reddit', RedditSettings> = {
   name: 'reddit',
+  displayName: 'Reddit',
+  apps: [{ name: 'reddit', idVar: 'REDDIT_CLIENT_ID', secretVar: 'REDDIT_CLIENT_SECRET', sandbox: { clientId: 'sandbox-reddit-client', clientSecret: 'sandbox-reddit-secret' } }],
+  settings: (read) => ({ userAgent: read.text('REDDIT_USER_AGENT') ?? DEFAULT_REDDIT_AGENT }),
   adapter: redditAdapter,
   publishing: { data: RedditData, options: RedditOptions, validate: validateReddit },
   // reddit's US mornings, earlier than the others' weekday afternoons.

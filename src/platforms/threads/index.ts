@@ -114,6 +114,8 @@ declare module '../types.ts' {
 /** Everything the service knows about threads (listed in ../registry.ts). */
 export const threadsPlatform: PlatformDefinition<'threads'> = {
   name: 'threads',
+  displayName: 'Threads',
+  apps: [{ name: 'threads', idVar: 'THREADS_APP_ID', secretVar: 'THREADS_APP_SECRET', sandbox: { clientId: '100000000000003', clientSecret: 'sandbox-threads-secret' } }],
   adapter: threadsAdapter,
   publishing: { data: ThreadsData, options: ThreadsOptions, validate: validateThreads, media: threadsMedia },
 };

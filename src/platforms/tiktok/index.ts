@@ -42,7 +42,12 @@ async function profile(ctx: PlatformContext, token: TokenSet): Promise<PlatformP
   return { platformUserId: str(user.open_id) ?? '', username: str(user.username), displayName: str(user.display_name), avatarUrl: str(user.avatar_url), metadata: { unionId: str(user.union_id) } };
 }
 
-export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
+export interface TiktokSettings {
+  /** How long TikTok may take to list a post it is processing (an interrupted init is looked for that long). */
+  settleMs: number;
+}
+
+export function tiktokAdapter(ctx: PlatformContext, settings: TiktokSettings): PlatformAdapter<'tiktok'> {
   const insights = tiktokInsights(ctx.http);
   const tokenCall = async (form: Record<string, string>, now: number) => {
     const app = requireApp(ctx.apps, 'tiktok');
@@ -78,7 +83,7 @@ export function tiktokAdapter(ctx: PlatformContext): PlatformAdapter<'tiktok'> {
       },
       features: () => TIKTOK_FEATURES,
     },
-    publisher: tiktokPublisher(ctx.http, ctx.tiktokSettleMs),
+    publisher: tiktokPublisher(ctx.http, settings.settleMs),
     postInsights: insights.post,
     accountInsights: insights.account,
   };
@@ -91,8 +96,11 @@ declare module '../types.ts' {
 }
 
 /** Everything the service knows about tiktok (listed in ../registry.ts). */
-export const tiktokPlatform: PlatformDefinition<'tiktok'> = {
+export const tiktokPlatform: PlatformDefinition<'tiktok', TiktokSettings> = {
   name: 'tiktok',
+  displayName: 'TikTok',
+  apps: [{ name: 'tiktok', idVar: 'TIKTOK_CLIENT_KEY', secretVar: 'TIKTOK_CLIENT_SECRET', sandbox: { clientId: 'sbxtiktokclientkey', clientSecret: 'sandbox-tiktok-secret' } }],
+  settings: (read) => ({ settleMs: read.integer('TIKTOK_SETTLE_MS', 600_000, 0, 86_400_000) }),
   adapter: tiktokAdapter,
   publishing: { data: TiktokData, options: TiktokOptions, validate: validateTiktok, media: tiktokMedia },
   // tiktok's late afternoons.

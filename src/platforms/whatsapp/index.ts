@@ -78,7 +78,14 @@ async function checkExistingToken(ctx: PlatformContext, { accessToken, wabaId, p
   return accountOf(phone, { accessToken, refreshToken: null, expiresAt: inspection.expiresAt, scopes: inspection.scopes });
 }
 
-export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp'> {
+export interface WhatsAppSettings {
+  /** The Embedded Signup configuration the dialog opens with (WHATSAPP_CONFIG_ID). */
+  configId: string;
+}
+
+export const SANDBOX_WHATSAPP_CONFIG_ID = 'sandbox-whatsapp-config';
+
+export function whatsappAdapter(ctx: PlatformContext, settings: WhatsAppSettings): PlatformAdapter<'whatsapp'> {
   return {
     platform: 'whatsapp',
     connectors: [
@@ -87,7 +94,7 @@ export function whatsappAdapter(ctx: PlatformContext): PlatformAdapter<'whatsapp
         authorizeUrl({ state, redirectUri }) {
           const app = requireApp(ctx.apps, 'meta');
           const url = new URL(`https://www.facebook.com/${ctx.graphVersion}/dialog/oauth`);
-          url.search = new URLSearchParams({ client_id: app.clientId, redirect_uri: redirectUri, state, config_id: ctx.whatsappConfigId, response_type: 'code', override_default_response_type: 'true' }).toString();
+          url.search = new URLSearchParams({ client_id: app.clientId, redirect_uri: redirectUri, state, config_id: settings.configId, response_type: 'code', override_default_response_type: 'true' }).toString();
           return ctx.http.browserUrl(url.toString());
         },
         async complete({ code, redirectUri, now }) {
@@ -147,7 +154,10 @@ declare module '../types.ts' {
 }
 
 /** Everything the service knows about whatsapp (listed in ../registry.ts): no post publishing, messages only. */
-export const whatsappPlatform: PlatformDefinition<'whatsapp'> = {
+export const whatsappPlatform: PlatformDefinition<'whatsapp', WhatsAppSettings> = {
   name: 'whatsapp',
+  displayName: 'WhatsApp',
+  // Embedded Signup's configuration (Meta app dashboard → Facebook Login for Business).
+  settings: (read) => ({ configId: read.text('WHATSAPP_CONFIG_ID') ?? SANDBOX_WHATSAPP_CONFIG_ID }),
   adapter: whatsappAdapter,
 };
