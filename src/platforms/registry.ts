@@ -16,7 +16,14 @@ import type { Platform, PlatformAdapter, Platforms } from './types.ts';
 import { whatsappPlatform } from './whatsapp/index.ts';
 
 /** Every platform's definition, one line each: the order is the order platforms are listed in (PLATFORMS). */
-export const DEFINITIONS = [redditPlatform, instagramPlatform, facebookPlatform, threadsPlatform, tiktokPlatform, whatsappPlatform] as const;
+export const DEFINITIONS = [
+  redditPlatform,
+  instagramPlatform,
+  facebookPlatform,
+  threadsPlatform,
+  tiktokPlatform,
+  whatsappPlatform,
+] as const;
 
 // Every platform name a folder declares has its definition here (one left out fails to compile).
 const covered: Platform extends (typeof DEFINITIONS)[number]['name'] ? true : never = true;

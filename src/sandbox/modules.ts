@@ -14,7 +14,18 @@ import { tiktokModule } from './tiktok/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 import { whatsappModule } from './whatsapp/module.ts';
 
-export const SANDBOX_MODULES = [metaModule, facebookModule, instagramModule, threadsModule, tiktokModule, redditModule, whatsappModule, adsModule, insightsModule, webhooksModule] as const;
+export const SANDBOX_MODULES = [
+  metaModule,
+  facebookModule,
+  instagramModule,
+  threadsModule,
+  tiktokModule,
+  redditModule,
+  whatsappModule,
+  adsModule,
+  insightsModule,
+  webhooksModule,
+] as const;
 
 /**
  * The stores the list builds are the stores the modules declare on SandboxStores (the type of
