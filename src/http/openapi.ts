@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, built from the routes' own schemas (no second copy). Paths are
 // relative to the /api/v1 server, like the contract's.
 import swagger from '@fastify/swagger';
+import { PLATFORM_NAMES_PHRASE } from '../platforms/registry.ts';
 import { ErrorBody } from './errors.ts';
 import type { Api } from './types.ts';
 
@@ -16,7 +17,7 @@ export async function registerOpenApi(app: Api): Promise<void> {
         title: 'Social publishing API',
         version: API_VERSION,
         description:
-          'Connect reddit, instagram, facebook, threads, tiktok and WhatsApp accounts; publish and schedule posts; ' +
+          `Connect ${PLATFORM_NAMES_PHRASE} accounts; publish and schedule posts; ` +
           'answer comments and messages; run ads; read analytics; receive signed webhooks. ' +
           'A body field or query parameter an operation does not declare is refused with a 400 naming it ' +
           "(objects of fixed shape have additionalProperties: false), except inside platformSpecificData, whose unknown keys come back as the target's warnings.",

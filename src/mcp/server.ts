@@ -4,13 +4,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../http/openapi.ts';
+import { PLATFORM_NAMES_PHRASE } from '../platforms/registry.ts';
 import { inputErrorResult, requestFor, resultOf, ToolInputError, unknownArgument, unreachableResult } from './call.ts';
 import { messageOf } from '../lib/errors.ts';
 import type { ApiSender } from './senders.ts';
 import type { ApiTool } from './tools.ts';
 
 const INSTRUCTIONS =
-  'Tools of a social publishing API (reddit, instagram, facebook, threads, tiktok, WhatsApp). Each tool is one API operation and answers ' +
+  `Tools of a social publishing API (${PLATFORM_NAMES_PHRASE}). Each tool is one API operation and answers ` +
   'what the API answers; an error result carries status, code and message. To connect an account, call start_connect and open its authUrl ' +
   'in a browser; list_accounts then shows it. Upload media with create_media (url or base64), then create_post with the account ids ' +
   '(publishNow: true to publish at once) and get_post to follow each target.';

@@ -44,6 +44,9 @@ export function definitionOf(name: string): PlatformDefinition | null {
   return DEFINITIONS.find((d) => d.name === name) ?? null;
 }
 
+/** The platforms by the names people read, as a phrase: "Reddit, Instagram … and WhatsApp". */
+export const PLATFORM_NAMES_PHRASE = ((names: string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`)(DEFINITIONS.map((d: PlatformDefinition) => d.displayName));
+
 /** Every app the definitions declare, by name. */
 export const APPS: readonly AppDefinition[] = DEFINITIONS.flatMap((d: PlatformDefinition) => d.apps ?? []);
 

@@ -14,7 +14,7 @@ export function createInboxComment(api: Api): void {
       schema: {
         operationId: 'createInboxComment',
         tags: ['Comments'],
-        summary: 'Comment on a live post as the account (reddit, instagram, facebook, threads)',
+        summary: 'Comment on a live post as the account (where its platform allows comments; elsewhere 400 not_supported)',
         body: Type.Object({ accountId: AccountIdField, platformPostId: Type.String({ minLength: 1, maxLength: 200 }), text: CommentText }),
         response: { 200: Created, ...errorResponses(400, 403, 404, 409, 502) },
       },

@@ -14,7 +14,7 @@ export function replyToInboxComment(api: Api): void {
       schema: {
         operationId: 'replyToInboxComment',
         tags: ['Comments'],
-        summary: 'Reply to a comment as the account (reddit, instagram, facebook, threads)',
+        summary: 'Reply to a comment as the account (where its platform allows replies; elsewhere 400 not_supported)',
         params: CommentIdParams,
         body: Type.Object({ accountId: AccountIdField, text: CommentText }),
         response: { 200: Replied, ...errorResponses(400, 403, 404, 409, 502) },
