@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { platformApiBase } from './base-url.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp, type PlatformHttp } from './http.ts';
+import { createMediaFetcher, type MediaFetcher } from './media-bytes.ts';
 import type { AppCredentials, ConfiguredApp } from './settings.ts';
 
 export type { AppCredentials } from './settings.ts';
@@ -20,6 +21,8 @@ export interface PlatformContext {
   metaWebhookVerifyToken: string;
   /** True when the sandbox stands in for every platform. */
   sandbox: boolean;
+  /** The bytes of a post's media URLs, for publishers that upload them (absent: the adapter is built without it, as in some tests). */
+  media?: MediaFetcher;
 }
 
 export const GRAPH_VERSION = 'v24.0';
@@ -29,7 +32,7 @@ const USER_AGENT = 'socialapi/1.0';
 
 export const SANDBOX_VERIFY_TOKEN = 'sandbox-verify-token';
 
-export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs'>;
+export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs'> & Partial<Pick<Config, 'allowPrivateUrls' | 'mediaMaxBytes'>>;
 
 export function createPlatformContext(config: ContextConfig): PlatformContext {
   return {
@@ -38,6 +41,7 @@ export function createPlatformContext(config: ContextConfig): PlatformContext {
     graphVersion: GRAPH_VERSION,
     metaWebhookVerifyToken: config.platforms.metaWebhookVerifyToken ?? (config.sandbox ? SANDBOX_VERIFY_TOKEN : ''),
     sandbox: config.sandbox,
+    media: createMediaFetcher({ allowPrivate: config.allowPrivateUrls ?? config.sandbox, maxBytes: config.mediaMaxBytes ?? 1024 ** 3 }),
   };
 }
 
