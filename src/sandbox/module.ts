@@ -26,6 +26,8 @@ export interface SandboxModule<Name extends string = string, Store extends objec
   readonly hosts?: ((context: HostContext) => Host[]) | undefined;
   /** Node types and routes the module adds to graph.facebook.com. */
   readonly graph?: GraphExtension | undefined;
+  /** Request headers its platform requires (`linkedin-version` …), which the journal records beside the shared ones. */
+  readonly journalHeaders?: readonly string[] | undefined;
   /** Its control routes under `/_sandbox/…`, beside the shared ones (core/control.ts). */
   readonly control?: ((app: FastifyInstance, state: SandboxState) => void) | undefined;
 }

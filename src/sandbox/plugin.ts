@@ -14,6 +14,7 @@ import { PlatformError } from './core/platform-error.ts';
 import type { Host, RouteContext } from './core/router.ts';
 import type { SandboxState, SandboxStateOptions } from './core/state.ts';
 import type { Fault } from './core/faults.ts';
+import type { SandboxModule } from './module.ts';
 import { buildHosts } from './hosts.ts';
 import { SANDBOX_MODULES } from './modules.ts';
 import { SandboxState as ListedState } from './state.ts';
@@ -33,6 +34,8 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
   state.openStateFile();
   app.addHook('onClose', () => state.flush());
   const hosts = buildHosts(SANDBOX_MODULES);
+  // The shared headers, and those a module's platform requires, so a test sees the adapter sent them.
+  const journalHeaders = [...new Set(['authorization', 'user-agent', 'content-type', 'content-range', ...SANDBOX_MODULES.flatMap((m: SandboxModule<string, object>) => m.journalHeaders ?? [])])];
   const locate = (request: FastifyRequest): Located | null => {
     const params = request.params as Record<string, string | undefined> | undefined;
     const host = params?.host ? hosts.get(params.host) : undefined;
@@ -61,7 +64,7 @@ export async function sandboxPlugin(app: FastifyInstance, options: SandboxPlugin
     if (!located) return payload;
     const body = isRawBody(request.body) ? { bytes: request.body.size } : request.body;
     const headers: Record<string, string> = {};
-    for (const name of ['authorization', 'user-agent', 'content-type', 'content-range']) {
+    for (const name of journalHeaders) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = name === 'authorization' ? maskAuthorization(value) : value;
     }
