@@ -15,8 +15,6 @@ const eventRow = (db: Pick<Kysely<Database>, 'insertInto'>, id: string, organiza
   db.insertInto('events').values({ id, organization_id: organizationId, type, data, created_at: now });
 const insertEvent = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) => eventRow(db, id, organizationId, type, data, now));
 const endpointsOf = prepare((db, organizationId: string) => db.selectFrom('webhook_endpoints').select(['id', 'events']).where('organization_id', '=', organizationId));
-// PostgreSQL: the event written and the organization's endpoints read in one statement (the
-// insert, a data-modifying CTE, runs whether or not the select reads it): one round trip, not two.
 const insertEventReadingEndpoints = prepare((db, id: string, organizationId: string, type: string, data: string, now: number) =>
   db
     .with('recorded', () => eventRow(db, id, organizationId, type, data, now))
@@ -41,6 +39,30 @@ const insertDelivery = prepare((db, id: string, organizationId: string, webhookI
   }),
 );
 
+/** How a store writes an event row and reads the organization's webhook endpoints, inside the caller's transaction. */
+interface EventStore {
+  record(db: Kysely<Database>, id: string, organizationId: string, type: string, data: string, now: number): Promise<Endpoint[]>;
+}
+
+/** Two statements, on any store (SQLite, where a statement costs no round trip). */
+const portableEvents: EventStore = {
+  async record(db, id, organizationId, type, data, now) {
+    await insertEvent.execute(db, id, organizationId, type, data, now);
+    return (await endpointsOf.execute(db, organizationId)).rows;
+  },
+};
+
+/**
+ * PostgreSQL: the event written and the endpoints read in one statement (the insert, a
+ * data-modifying CTE, runs whether or not the select reads it): one round trip, not two, on
+ * every inbound comment, message and status.
+ */
+const postgresEvents: EventStore = {
+  record: async (db, id, organizationId, type, data, now) => (await insertEventReadingEndpoints.execute(db, id, organizationId, type, data, now)).rows,
+};
+
+const eventStoreOf = (store: Pick<Store, 'caps'>): EventStore => (store.caps.writableCte ? postgresEvents : portableEvents);
+
 export interface EmitContext {
   /** The caller's transaction. */
   db: Kysely<Database>;
@@ -63,13 +85,7 @@ export async function emitEvent<E extends EventType>(
 ): Promise<Emitted> {
   const { db, now } = ctx;
   const eventId = options.id ?? newId('event', now);
-  const text = JSON.stringify(data);
-  let endpoints: Endpoint[];
-  if (ctx.store.caps.writableCte) endpoints = (await insertEventReadingEndpoints.execute(db, eventId, organizationId, type, text, now)).rows;
-  else {
-    await insertEvent.execute(db, eventId, organizationId, type, text, now);
-    endpoints = (await endpointsOf.execute(db, organizationId)).rows;
-  }
+  const endpoints = await eventStoreOf(ctx.store).record(db, eventId, organizationId, type, JSON.stringify(data), now);
   const deliveryIds = await queueDeliveries(ctx, organizationId, eventId, type, endpoints, options.onlyWebhookId);
   return { eventId, deliveryIds };
 }
@@ -81,7 +97,7 @@ export interface Endpoint {
 }
 
 /** One delivery and its send job per endpoint that takes `type` (or only the endpoint `onlyWebhookId`). */
-export async function queueDeliveries(ctx: EmitContext, organizationId: string, eventId: string, type: EventType, endpoints: readonly Endpoint[], onlyWebhookId?: string): Promise<string[]> {
+async function queueDeliveries(ctx: EmitContext, organizationId: string, eventId: string, type: EventType, endpoints: readonly Endpoint[], onlyWebhookId?: string): Promise<string[]> {
   const { db, now } = ctx;
   const targets = onlyWebhookId !== undefined ? endpoints.filter((e) => e.id === onlyWebhookId) : endpoints.filter((e) => subscribes(e.events, type));
   const deliveryIds: string[] = [];

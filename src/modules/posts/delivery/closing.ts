@@ -1,31 +1,42 @@
 // PostgreSQL: a target's attempt that ends it (published, or failed for good) recorded in one
-// statement outside any transaction, with everything that follows from it: the next waiting
-// target released with its job, or, when no other target is open, the post's outcome, its
-// event, and a delivery with its send job for every endpoint that takes the event. The
-// transaction it replaces took five round trips (outcome.ts).
+// statement outside any transaction, with everything that follows from it (postgres-store.ts).
+//
+// A first attempt while a later target waits (`changingReleasing`): the lease checked, the
+// target changed, the next target released with its job. The post cannot settle while the
+// target it releases is open, so it needs no lock and no reading of the others.
+//
+// Any other closing attempt (`closing`): the next waiting target released with its job, or,
+// when no other target is open, the post's settlement (settlement.ts), its event, and a delivery
+// with its send job for every endpoint that takes the event. The portable transaction it
+// replaces takes five round trips or more (portable-store.ts).
 //
 // Settling needs the post's other targets as they are once every other writer of them has
 // committed. A transaction reads them in a statement after the one that locks the post; one
 // statement reads them in its snapshot, taken before it waits for the lock. So the statement
 // locks the post only if no one holds it (SKIP LOCKED), and goes on only if the post row it
 // locked is the version its snapshot holds: every writer that opens or closes a target under
-// the post's lock also updates the post row (lockPost, the outcome's transaction), so a writer
+// the post's lock also updates the post row (lockPost, the portable transaction), so a writer
 // that committed after the snapshot leaves a newer version. The one writer that needs no lock,
-// a first attempt releasing the target after it (outcome.ts), cannot race this one: only the
-// target in its first attempt releases, and that is this one. When the check fails, nothing is
-// written and the caller records the outcome in the transaction, as before.
-import { sql } from 'kysely';
-import type { Store } from '../../../db/database.ts';
+// a first attempt releasing the target after it (`changingReleasing`), cannot race this one:
+// only the target in its first attempt releases, and that is this one. When the check fails,
+// nothing is written and the caller records the outcome in the portable transaction.
+//
+// The settlement is the state machine's (settlementOf), not SQL's: the statement sorts the
+// other targets into settlement.ts's OTHERS and takes the status, event type and data decided
+// beforehand for that class (settlementsByOthers).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { prepare } from '../../../db/prepared.ts';
 import { jobForRowOf } from '../../../jobs/queue.ts';
 import { JOBS_CHANNEL, wakeLocalWorkers } from '../../../jobs/wakeup.ts';
 import { newId } from '../../../lib/ids.ts';
-import type { EventType } from '../../events/catalog.ts';
+import type { Database } from '../../../db/schema.ts';
 import { webhookSend } from '../../webhooks/send-kind.ts';
+import type { DeliveryDb, Recorded, RecordedStep } from './delivery-store.ts';
 import { postDeliver } from './kinds.ts';
-import { HELD, leaseLocked, LEASE_LOST, type Lease } from './lease-fence.ts';
-import { releasedJob, releaseNext } from './release.ts';
-import { changeArgs, changeTarget, type ChangeArgs, type StepOutcome, type Target, type TargetChange } from './target-change.ts';
+import { HELD, leaseLocked, LEASE_LOST } from './lease-fence.ts';
+import { releaseNext } from './release.ts';
+import { OTHERS, settlementsByOthers, SETTLED_TYPES } from './settlement.ts';
+import { changeArgs, changeTarget, type ChangeArgs } from './target-change.ts';
 
 /**
  * Deliveries the statement can queue for the post's event, their ids made beforehand. An
@@ -34,15 +45,59 @@ import { changeArgs, changeTarget, type ChangeArgs, type StepOutcome, type Targe
  */
 const DELIVERY_SLOTS = 4;
 
-const PUBLISHED: EventType = 'post.published';
-const FAILED: EventType = 'post.failed';
+// The class of the other targets (settlement.ts's OTHERS, in its order, from 1): the index of
+// the settlement the statement takes. Asked only once none of the others is open.
+const OTHERS_ARE: Record<(typeof OTHERS)[number], RawBuilder<boolean>> = {
+  none: sql`not exists (select 1 from "others")`,
+  all_published: sql`not exists (select 1 from "others" where "others"."status" <> 'published')`,
+  none_published: sql`not exists (select 1 from "others" where "others"."status" = 'published')`,
+  mixed: sql`true`,
+};
+const othersClass = sql<number>`(case ${sql.join(
+  OTHERS.map((others, i) => sql`when ${OTHERS_ARE[others]} then ${sql.lit(i + 1)}`),
+  sql` `,
+)} end)`;
+const SETTLED_TYPE_LIST = sql`array[${sql.join(SETTLED_TYPES.map((type) => sql.lit(type)))}]`;
+
+/** PostgreSQL: the job of the target a `released` CTE of the same statement released, if any. */
+const releasedJob = (db: Kysely<Database>, jobId: string, now: number) =>
+  jobForRowOf(db, postDeliver, jobId, now, now, 'released', sql<string>`json_build_object('targetId', source.id, 'dueAt', cast(${now} as bigint))::text`);
+
+// The lease checked, the target changed and the next target released with its job, every
+// write conditioned on the lease.
+const changingReleasing = prepare((db, jobId: string, attempt: number, postId: string, position: number, newJobId: string, ...change: ChangeArgs) =>
+  db
+    .with('lease', () => leaseLocked(db.selectFrom('jobs'), { jobId, attempt }))
+    .with('changed', () => changeTarget(db, ...change).where(HELD))
+    .with('released', (qc) => releaseNext(qc, postId, position, change[7]).where(HELD))
+    .with('queued', () => releasedJob(db, newJobId, change[7]))
+    .selectNoFrom((eb) => [
+      HELD.as('held'),
+      eb.selectFrom('released').select('released.id').as('released'),
+      eb.selectFrom('queued').select(sql<string>`pg_notify(${JOBS_CHANNEL}, '')`.as('n')).as('notified'),
+    ]),
+);
+
+/**
+ * A first attempt that ends while a later target waits, in one statement; a run that lost the
+ * lease writes nothing (and throws). When the release found no target (the waiting one changed
+ * meanwhile), the post may be over.
+ */
+export async function recordReleasing(store: DeliveryDb, step: RecordedStep): Promise<Recorded> {
+  const { target, change, outcome, lease, now } = step;
+  const [result] = (await changingReleasing.execute(store.db, lease.jobId, lease.attempt, target.post_id, target.position, newId('job', now), ...changeArgs(target, change, outcome, now))).rows;
+  if (!result?.held) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
+  if (result.released === null) return 'check_settled';
+  wakeLocalWorkers();
+  return 'settled_or_open';
+}
 
 const ok = sql<boolean>`${HELD} and exists (select 1 from "locked" inner join "snap" on "locked"."v" = "snap"."v")`;
 const othersOpen = sql<boolean>`exists (select 1 from "others" where "others"."status" in ('pending', 'publishing'))`;
 
 const closing = prepare(
-  (db, jobId: string, attempt: number, postId: string, position: number, releasing: boolean, releaseJobId: string, eventId: string, organizationId: string, deliveryIds: string[], sendJobIds: string[], ...change: ChangeArgs) => {
-    const [targetId, , status, , , , , now] = change;
+  (db, jobId: string, attempt: number, postId: string, position: number, releasing: boolean, releaseJobId: string, eventId: string, organizationId: string, deliveryIds: string[], sendJobIds: string[], statuses: string[], types: string[], data: string[], ...change: ChangeArgs) => {
+    const [targetId, , , , , , , now] = change;
     return (
       db
         .with('lease', () => leaseLocked(db.selectFrom('jobs'), { jobId, attempt }))
@@ -57,10 +112,7 @@ const closing = prepare(
           qc
             .updateTable('posts')
             .set({
-              status: sql`case
-                when ${status} = 'published' and not exists (select 1 from "others" where "others"."status" <> 'published') then 'published'
-                when ${status} <> 'published' and not exists (select 1 from "others" where "others"."status" = 'published') then 'failed'
-                else 'partial' end`,
+              status: sql`(cast(${statuses} as text[]))[${othersClass}]`,
               updated_at: now,
             })
             .where('id', '=', postId)
@@ -69,11 +121,15 @@ const closing = prepare(
             .where(sql<boolean>`not exists (select 1 from "released") and not ${othersOpen}`)
             .where(
               sql<boolean>`(select count(*) from "webhook_endpoints" as "e" where "e"."organization_id" = ${organizationId}
-                and ("e"."events"::jsonb @> jsonb_build_array(${sql.lit(PUBLISHED)}) or "e"."events"::jsonb @> jsonb_build_array(${sql.lit(FAILED)}))) <= ${sql.lit(DELIVERY_SLOTS)}`,
+                and "e"."events"::jsonb ?| ${SETTLED_TYPE_LIST}) <= ${sql.lit(DELIVERY_SLOTS)}`,
             )
-            .returning(['id', 'status', sql<string>`case when "status" = 'published' then ${sql.lit(PUBLISHED)} else ${sql.lit(FAILED)} end`.as('type')]),
+            .returning([
+              'id',
+              'status',
+              sql<string>`(cast(${types} as text[]))[${othersClass}]`.as('type'),
+              sql<string>`(cast(${data} as text[]))[${othersClass}]`.as('data'),
+            ]),
         )
-        // The event's data as JSON.stringify({ postId, status }) writes it.
         .with('recorded', (qc) =>
           qc
             .insertInto('events')
@@ -85,7 +141,7 @@ const closing = prepare(
                   sql.val(eventId).as('id'),
                   sql.val(organizationId).as('organization_id'),
                   'settled.type',
-                  sql<string>`'{"postId":' || to_json("settled"."id")::text || ',"status":"' || "settled"."status" || '"}'`.as('data'),
+                  'settled.data',
                   sql`cast(${now} as bigint)`.as('created_at'),
                 ]),
             ),
@@ -153,12 +209,28 @@ export type Closed =
 
 /**
  * Records a closing outcome in one statement (see above). Throws, writing nothing, when the run
- * no longer holds `lease`. `releasing`: the target is in its first attempt, so the target after
- * it (should one wait) is released.
+ * no longer holds its lease. A target in its first attempt releases the target after it,
+ * should one wait.
  */
-export async function closeInOneStatement(store: Pick<Store, 'db'>, now: number, organizationId: string, target: Target, change: TargetChange, outcome: StepOutcome, lease: Lease): Promise<Closed> {
+export async function recordClosing(store: DeliveryDb, step: RecordedStep): Promise<Closed> {
+  const { target, change, outcome, lease, now } = step;
   const ids = (kind: 'delivery' | 'job') => Array.from({ length: DELIVERY_SLOTS }, () => newId(kind, now));
-  const args = [lease.jobId, lease.attempt, target.post_id, target.position, target.released_next === 0, newId('job', now), newId('event', now), organizationId, ids('delivery'), ids('job')] as const;
+  const settlements = settlementsByOthers(target.post_id, change.status);
+  const args = [
+    lease.jobId,
+    lease.attempt,
+    target.post_id,
+    target.position,
+    target.released_next === 0,
+    newId('job', now),
+    newId('event', now),
+    step.organizationId,
+    ids('delivery'),
+    ids('job'),
+    settlements.map((s) => s.status),
+    settlements.map((s) => s.type),
+    settlements.map((s) => JSON.stringify(s.data)),
+  ] as const;
   const [row] = (await closing.execute(store.db, ...args, ...changeArgs(target, change, outcome, now))).rows;
   if (!row?.held) throw new Error(`${LEASE_LOST}; its outcome is not recorded`);
   if (!row.ok) return 'retry_in_transaction';

@@ -14,8 +14,9 @@ import type { PublishProgress } from '../../../platforms/types.ts';
 import { isPostPlatform, parseStoredOptions } from '../validate/index.ts';
 import { postDeliver } from './kinds.ts';
 import { mediaChecker, type MediaChecker } from './media-check.ts';
-import { recordOutcome, settleIfOver, type StepOutcome } from './outcome.ts';
-import { startTarget } from './target-start.ts';
+import { deliveryStoreOf } from './delivery-store.ts';
+import { recordOutcome, type StepOutcome } from './outcome.ts';
+import { settleIfOver } from './settle.ts';
 import { LEASE_LOST, whileHeld, type Lease } from './lease-fence.ts';
 import { targetOutcome } from '../../../metrics/outcomes.ts';
 import { markNeedsReconnect } from '../../accounts/disconnect.ts';
@@ -33,7 +34,7 @@ export function postDeliverJob(deps: Deps, checkMedia: MediaChecker = mediaCheck
       const db = store.db;
       const startedAt = clock.now();
       const lease: Lease = { jobId, attempt: jobAttempt };
-      const started = await startTarget(store, targetId, dueAt, startedAt, lease);
+      const started = await deliveryStoreOf(store).start(store, targetId, dueAt, startedAt, lease);
       if (!started) return; // gone, settled, stale, or another run's
       if ('unsettled' in started) return settleIfOver(store, startedAt, started.unsettled.organization_id, started.unsettled.post_id);
       const { row } = started;

@@ -4,11 +4,11 @@
 import type { AppDeps } from '../../../deps.ts';
 import { defineJob } from '../../../jobs/catalog.ts';
 import { postDispatch } from './kinds.ts';
-import { dispatchPost } from './release.ts';
+import { deliveryStoreOf } from './delivery-store.ts';
 
 export function postDispatchJob(deps: Pick<AppDeps, 'store' | 'clock'>) {
   return defineJob(postDispatch, {
     timeoutMs: 30_000,
-    run: ({ postId }) => dispatchPost(deps.store, postId, deps.clock.now()),
+    run: ({ postId }) => deliveryStoreOf(deps.store).dispatch(deps.store, postId, deps.clock.now()),
   });
 }
