@@ -13,6 +13,7 @@ import { threadsModule } from './threads/module.ts';
 import { tiktokModule } from './tiktok/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 import { whatsappModule } from './whatsapp/module.ts';
+import { xModule } from './x/module.ts';
 
 export const SANDBOX_MODULES = [
   metaModule,
@@ -21,6 +22,7 @@ export const SANDBOX_MODULES = [
   threadsModule,
   tiktokModule,
   redditModule,
+  xModule,
   whatsappModule,
   adsModule,
   insightsModule,

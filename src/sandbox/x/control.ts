@@ -1,0 +1,22 @@
+// Control-API routes of the x module (`/_sandbox/x/…`, JSON): `POST /_sandbox/x/metrics
+// {postId, impressions?, likes?, replies?, reposts?, quotes?, bookmarks?, urlLinkClicks?,
+// profileClicks?, videoViews?}` sets a post's counts, which the reads answer as its metrics.
+import type { FastifyInstance } from 'fastify';
+import { ControlError, obj } from '../core/control.ts';
+import type { SandboxState } from '../core/state.ts';
+
+export function registerXControl(app: FastifyInstance, state: SandboxState): void {
+  app.post('/_sandbox/x/metrics', (req) => {
+    const body = obj(req.body);
+    const post = typeof body.postId === 'string' ? state.x.posts.get(body.postId) : undefined;
+    if (!post) throw new ControlError('postId: a post id the sandbox knows');
+    for (const key of Object.keys(post.metrics) as Array<keyof typeof post.metrics>) {
+      const value = body[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new ControlError(`${key}: a whole number, 0 or more`);
+      post.metrics[key] = value;
+    }
+    state.changed();
+    return { ok: true, postId: post.id, metrics: post.metrics };
+  });
+}
