@@ -4,9 +4,9 @@
 // validation, media rules, best-time defaults) is read from here without a platform call.
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import type { PlatformDefinition, PostPublishing } from './definition.ts';
-import type { AppCredentials, AppDefinition } from './settings.ts';
+import type { AppCredentials, AppDefinition, SettingsReader } from './settings.ts';
 import { facebookPlatform } from './facebook/index.ts';
-import type { PlatformHttp } from './http.ts';
+import { createPlatformHttp, type PlatformHttp } from './http.ts';
 import { instagramPlatform } from './instagram/index.ts';
 import { redditPlatform } from './reddit/index.ts';
 import type { PostPlatform } from './target-options.ts';
@@ -46,6 +46,22 @@ export function definitionOf(name: string): PlatformDefinition | null {
 
 /** The platforms by the names people read, as a phrase: "Reddit, Instagram … and WhatsApp". */
 export const PLATFORM_NAMES_PHRASE = ((names: string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`)(DEFINITIONS.map((d: PlatformDefinition) => d.displayName));
+
+/** Each platform's adapter members, from adapters built off line (building one makes no call) with every app present and default settings. */
+function offeredCapabilities(): Map<string, readonly string[]> {
+  const defaults: SettingsReader = { sandbox: true, text: () => null, flag: (_name, fallback) => fallback, integer: (_name, fallback) => fallback };
+  const apps = Object.fromEntries(APPS.map((app) => [app.name, { credentials: app.sandbox, vars: '' }]));
+  const ctx = { http: createPlatformHttp({ base: null, userAgent: '' }), apps, graphVersion: '', metaWebhookVerifyToken: '', sandbox: true };
+  return new Map(DEFINITIONS.map((d: PlatformDefinition) => [d.name, Object.keys(d.adapter(ctx, d.settings?.(defaults)))]));
+}
+
+let offered: Map<string, readonly string[]> | undefined;
+
+/** The platforms whose adapter has a capability ("facebook, threads"), for descriptions. */
+export function platformsOffering(capability: keyof PlatformAdapter): string {
+  const members = (offered ??= offeredCapabilities());
+  return PLATFORMS.filter((name) => members.get(name)?.includes(capability)).join(', ');
+}
 
 /** Every app the definitions declare, by name. */
 export const APPS: readonly AppDefinition[] = DEFINITIONS.flatMap((d: PlatformDefinition) => d.apps ?? []);

@@ -4,6 +4,7 @@ import { errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { callPlatform } from '../platform-call.ts';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function getPublishingLimit(api: Api): void {
   api.get(
@@ -12,7 +13,7 @@ export function getPublishingLimit(api: Api): void {
       schema: {
         operationId: 'getPublishingLimit',
         tags: ['Accounts'],
-        summary: 'Posts used and allowed in the rolling 24-hour window (instagram, threads)',
+        summary: `Posts used and allowed in the rolling 24-hour window (${platformsOffering('limits')})`,
         params: IdParams,
         response: {
           200: Type.Object({ used: Type.Integer(), allowed: Type.Integer(), windowHours: Type.Integer() }),

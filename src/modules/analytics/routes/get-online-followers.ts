@@ -3,6 +3,7 @@ import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { onlineFollowers } from '../audience.ts';
 import { Type } from 'typebox';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function getOnlineFollowers(api: Api): void {
   api.get(
@@ -11,7 +12,7 @@ export function getOnlineFollowers(api: Api): void {
       schema: {
         operationId: 'getOnlineFollowers',
         tags: ['Analytics'],
-        summary: "The account's followers online per hour, per day and on average (instagram)",
+        summary: `The account's followers online per hour, per day and on average (${platformsOffering('onlineFollowers')})`,
         params: IdParams,
         response: { 200: Type.Ref('OnlineFollowers'), ...errorResponses(400, 403, 404, 409, 502) },
       },

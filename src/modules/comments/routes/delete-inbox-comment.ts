@@ -4,6 +4,7 @@ import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { AccountIdField, CommentIdParams, Ok } from '../schemas.ts';
 import { writeComment } from '../service.ts';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function deleteInboxComment(api: Api): void {
   api.delete(
@@ -13,7 +14,7 @@ export function deleteInboxComment(api: Api): void {
       schema: {
         operationId: 'deleteInboxComment',
         tags: ['Comments'],
-        summary: 'Delete a comment (instagram, facebook)',
+        summary: `Delete a comment (${platformsOffering('commentRemover')})`,
         params: CommentIdParams,
         querystring: Type.Object({ accountId: AccountIdField }),
         response: { 200: Ok, ...errorResponses(400, 403, 404, 409, 502) },

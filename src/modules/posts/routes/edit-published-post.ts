@@ -5,6 +5,7 @@ import type { Api } from '../../../http/types.ts';
 import { runPublishedOperation } from '../published.ts';
 import { CONTENT_MAX } from '../schemas.ts';
 import { AccountIdField, ChangedTargets } from './published-response.ts';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function editPublishedPost(api: Api): void {
   api.post(
@@ -14,7 +15,7 @@ export function editPublishedPost(api: Api): void {
       schema: {
         operationId: 'editPublishedPost',
         tags: ['Posts'],
-        summary: 'Edit the text of the live post (facebook)',
+        summary: `Edit the text of the live post (${platformsOffering('editor')})`,
         params: IdParams,
         body: Type.Object({ content: Type.String({ minLength: 1, maxLength: CONTENT_MAX }), accountId: AccountIdField }),
         response: { 200: ChangedTargets, ...errorResponses(400, 403, 404, 409, 502) },

@@ -4,6 +4,7 @@ import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { runPublishedOperation } from '../published.ts';
 import { AccountIdField, ChangedTargets } from './published-response.ts';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function unpublishPost(api: Api): void {
   api.post(
@@ -13,7 +14,7 @@ export function unpublishPost(api: Api): void {
       schema: {
         operationId: 'unpublishPost',
         tags: ['Posts'],
-        summary: 'Delete the live post on the platform (facebook, threads); the post stays in the service',
+        summary: `Delete the live post on the platform (${platformsOffering('remover')}); the post stays in the service`,
         params: IdParams,
         body: Type.Object({ accountId: AccountIdField }),
         response: { 200: ChangedTargets, ...errorResponses(400, 403, 404, 409, 502) },

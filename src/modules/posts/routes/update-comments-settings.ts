@@ -4,6 +4,7 @@ import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { runPublishedOperation } from '../published.ts';
 import { AccountIdField, ChangedTargets } from './published-response.ts';
+import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function updateCommentsSettings(api: Api): void {
   api.post(
@@ -13,7 +14,7 @@ export function updateCommentsSettings(api: Api): void {
       schema: {
         operationId: 'updateCommentsSettings',
         tags: ['Posts'],
-        summary: 'Turn comments on or off on the live post (instagram)',
+        summary: `Turn comments on or off on the live post (${platformsOffering('commentsSwitch')})`,
         params: IdParams,
         body: Type.Object({ enabled: Type.Boolean(), accountId: AccountIdField }),
         response: { 200: ChangedTargets, ...errorResponses(400, 403, 404, 409, 502) },
