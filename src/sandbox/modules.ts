@@ -7,6 +7,7 @@ import { adsModule } from './ads/module.ts';
 import { facebookModule } from './facebook/module.ts';
 import { insightsModule } from './insights/module.ts';
 import { instagramModule } from './instagram/module.ts';
+import { linkedinModule } from './linkedin/module.ts';
 import { metaModule } from './meta/module.ts';
 import { redditModule } from './reddit/module.ts';
 import { threadsModule } from './threads/module.ts';
@@ -22,6 +23,7 @@ export const SANDBOX_MODULES = [
   threadsModule,
   tiktokModule,
   redditModule,
+  linkedinModule,
   xModule,
   whatsappModule,
   adsModule,
