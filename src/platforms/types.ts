@@ -115,6 +115,10 @@ export interface TokenInspection {
   expiresAt: number | null;
   /** Granted permissions, as the platform reports them now. */
   scopes: string[];
+  /** false: this account's token cannot be refreshed (no refresh token was given), so health warns before it expires. */
+  refreshable?: boolean;
+  /** What the platform's rules add to the recommendations (a date by which the person must consent again …). */
+  notes?: string[];
 }
 
 export interface HealthChecker {

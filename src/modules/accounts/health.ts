@@ -50,9 +50,11 @@ function report(row: AccountRow, status: AccountRow['status'], inspection: Token
   if (valid === false) recommendations.push(`Reconnect the account: ${row.platform} no longer accepts its token.`);
   if (problem) recommendations.push(`The check could not reach ${row.platform} (${problem}); try again later with refresh=1.`);
   for (const m of missing) recommendations.push(`Grant ${m.permission} (needed for ${m.features.join(', ')}) when connecting, then reconnect the account.`);
-  if (valid && expiresAt !== null && expiresAt - now < EXPIRY_WARNING_MS && !facts.refreshable) {
+  const refreshable = facts.refreshable && inspection?.refreshable !== false;
+  if (valid && expiresAt !== null && expiresAt - now < EXPIRY_WARNING_MS && !refreshable) {
     recommendations.push(`The token expires on ${new Date(expiresAt).toISOString()}; reconnect the account before then.`);
   }
+  recommendations.push(...(inspection?.notes ?? []));
   return {
     accountId: row.id,
     platform: row.platform,
