@@ -247,6 +247,8 @@ export interface ConnectStatesTable {
   expires_at: number;
   /** Set by the one callback that may use the state. */
   used_at: number | null;
+  /** PKCE: the code verifier, sealed, for connectors that use PKCE (null for the others). */
+  code_verifier_enc: string | null;
 }
 
 export interface PendingConnectionsTable {

@@ -8,6 +8,7 @@ import type { AppCredentials, AppDefinition, SettingsReader } from './settings.t
 import { facebookPlatform } from './facebook/index.ts';
 import { createPlatformHttp, type PlatformHttp } from './http.ts';
 import { instagramPlatform } from './instagram/index.ts';
+import { linkedinPlatform } from './linkedin/index.ts';
 import { redditPlatform } from './reddit/index.ts';
 import type { PostPlatform } from './target-options.ts';
 import { threadsPlatform } from './threads/index.ts';
@@ -23,6 +24,7 @@ export const DEFINITIONS = [
   threadsPlatform,
   tiktokPlatform,
   whatsappPlatform,
+  linkedinPlatform,
 ] as const;
 
 // Every platform name a folder declares has its definition here (one left out fails to compile).

@@ -93,10 +93,15 @@ export function metaString(metadata: Record<string, unknown>, key: string): stri
 export interface OAuthConnector {
   /** The login flavour (`instagram` has `instagram` and `facebook`); stored in account metadata. */
   readonly flavour: string;
+  /**
+   * PKCE (RFC 7636, S256): the service makes a verifier per connection, keeps it sealed with the
+   * state, passes its challenge to authorizeUrl and the verifier to complete.
+   */
+  readonly pkce?: true;
   /** The URL the person's browser is sent to (already rewritten onto the sandbox if any). */
-  authorizeUrl(input: { state: string; redirectUri: string }): string;
+  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string }): string;
   /** Code exchange, long-lived upgrade where the platform has one, and the profile. */
-  complete(input: { code: string; redirectUri: string; now: number }): Promise<ConnectOutcome>;
+  complete(input: { code: string; redirectUri: string; now: number; codeVerifier?: string }): Promise<ConnectOutcome>;
 }
 
 /** Turns options of a pending connection into accounts, with the user token kept for it. */

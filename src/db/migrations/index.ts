@@ -22,6 +22,7 @@ import * as messageStatusIndex from './0022-message-status-index.ts';
 import * as requestKeys from './0023-request-keys.ts';
 import * as webhookSecretRotation from './0024-webhook-secret-rotation.ts';
 import * as mcpClientSource from './0025-mcp-client-source.ts';
+import * as connectPkce from './0026-connect-pkce.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0023-request-keys': requestKeys,
   '0024-webhook-secret-rotation': webhookSecretRotation,
   '0025-mcp-client-source': mcpClientSource,
+  '0026-connect-pkce': connectPkce,
 };

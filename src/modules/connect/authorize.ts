@@ -5,7 +5,7 @@ import { errors } from '../../http/errors.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
 import { whatsappSignupUrl } from './routes/whatsapp-signup.ts';
 import { adapterFor, callbackUrl } from './service.ts';
-import { createState, STATE_TTL_MS } from './state.ts';
+import { createState, pkcePair, STATE_TTL_MS } from './state.ts';
 
 export interface ConnectStart {
   organizationId: string;
@@ -16,21 +16,24 @@ export interface ConnectStart {
   redirectUrl: string | null;
 }
 
-export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'platforms'>, start: ConnectStart): Promise<{ authUrl: string; expiresInSeconds: number }> {
+export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'platforms' | 'sealer'>, start: ConnectStart): Promise<{ authUrl: string; expiresInSeconds: number }> {
   try {
     const adapter = adapterFor(deps, start.platform);
     const flavour = start.login ?? adapter.connectors[0]?.flavour;
     const connector = adapter.connectors.find((c) => c.flavour === flavour);
     if (!connector) throw errors.notSupported(`${start.platform} cannot be connected through OAuth`);
+    const pkce = connector.pkce ? pkcePair() : null;
     const state = await createState(deps.store.db, {
       organizationId: start.organizationId,
       platform: start.platform,
       flavour: connector.flavour,
       externalId: start.externalId,
       redirectUrl: start.redirectUrl,
+      codeVerifierEnc: pkce ? deps.sealer.seal(pkce.verifier) : null,
       now: deps.clock.now(),
     });
-    const platformUrl = connector.authorizeUrl({ state, redirectUri: callbackUrl(deps.config, start.platform) });
+    const redirectUri = callbackUrl(deps.config, start.platform);
+    const platformUrl = connector.authorizeUrl(pkce ? { state, redirectUri, codeChallenge: pkce.challenge } : { state, redirectUri });
     // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
     const authUrl = start.platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
     return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };

@@ -50,12 +50,19 @@ export async function storeAccounts(deps: Pick<AppDeps, 'store' | 'sealer' | 'cl
 }
 
 /** Exchanges the callback's code and connects the account, or records the choice to make. */
-export async function completeConnect(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config' | 'platforms'>, target: ConnectTarget, code: string): Promise<ConnectResult> {
+export async function completeConnect(
+  deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'config' | 'platforms'>,
+  target: ConnectTarget,
+  code: string,
+  /** PKCE: the verifier kept with the state. */
+  codeVerifier: string | null = null,
+): Promise<ConnectResult> {
   try {
     const adapter = adapterFor(deps, target.platform);
     const connector = adapter.connectors.find((c) => c.flavour === target.flavour);
     if (!connector) throw new PlatformError('not_supported', `${target.platform} has no ${target.flavour} login`, { platform: target.platform });
-    const outcome = await connector.complete({ code, redirectUri: callbackUrl(deps.config, target.platform), now: deps.clock.now() });
+    const exchange = { code, redirectUri: callbackUrl(deps.config, target.platform), now: deps.clock.now() };
+    const outcome = await connector.complete(codeVerifier === null ? exchange : { ...exchange, codeVerifier });
     if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
 
     if (outcome.options.length === 0) {

@@ -15,7 +15,15 @@ export interface NewState {
   flavour: string;
   externalId: string | null;
   redirectUrl: string | null;
+  /** PKCE: the sealed code verifier (null when the connector uses none). */
+  codeVerifierEnc: string | null;
   now: number;
+}
+
+/** A PKCE verifier (43 base64url characters) and its S256 challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 export async function createState(db: Kysely<Database>, input: NewState): Promise<string> {
@@ -32,6 +40,7 @@ export async function createState(db: Kysely<Database>, input: NewState): Promis
       created_at: input.now,
       expires_at: input.now + STATE_TTL_MS,
       used_at: null,
+      code_verifier_enc: input.codeVerifierEnc,
     })
     .execute();
   // Old states are useless; dropping them here keeps the table small without a sweeper job.

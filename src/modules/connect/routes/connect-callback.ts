@@ -75,7 +75,8 @@ export function connectCallback(api: Api): void {
         const message = `${platform} did not return an authorization code.`;
         return finish(reply, claimed.redirect_url, error !== undefined ? { kind: 'failed', error, message } : connectFailed('invalid_request', message));
       }
-      return finish(reply, claimed.redirect_url, await completeConnect(deps, target, code));
+      const verifier = claimed.code_verifier_enc === null ? null : deps.sealer.open(claimed.code_verifier_enc);
+      return finish(reply, claimed.redirect_url, await completeConnect(deps, target, code, verifier));
     },
   );
 }
