@@ -13,6 +13,7 @@ import { InstagramData } from '../src/platforms/instagram/options.ts';
 import { RedditData } from '../src/platforms/reddit/options.ts';
 import { ThreadsData } from '../src/platforms/threads/options.ts';
 import { TiktokData } from '../src/platforms/tiktok/options.ts';
+import { XData } from '../src/platforms/x/options.ts';
 import { ROOT } from './harness/cli.ts';
 
 interface Schema {
@@ -25,8 +26,8 @@ interface Schema {
   additionalProperties?: boolean;
 }
 
-const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData };
-const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData' };
+const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData };
+const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData' };
 
 function platformSpecificData(): Schema {
   const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };

@@ -16,6 +16,7 @@ import { InstagramData, InstagramOptions } from '../src/platforms/instagram/opti
 import { RedditData, RedditOptions } from '../src/platforms/reddit/options.ts';
 import { ThreadsData, ThreadsOptions } from '../src/platforms/threads/options.ts';
 import { TiktokData, TiktokOptions } from '../src/platforms/tiktok/options.ts';
+import { XData, XOptions } from '../src/platforms/x/options.ts';
 import { ROOT } from './harness/cli.ts';
 
 const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<string, TSchema> }; options: TSchema }> = {
@@ -24,6 +25,7 @@ const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<strin
   facebook: { data: FacebookData, options: FacebookOptions },
   threads: { data: ThreadsData, options: ThreadsOptions },
   tiktok: { data: TiktokData, options: TiktokOptions },
+  x: { data: XData, options: XOptions },
 };
 const PLATFORMS = Object.keys(SCHEMAS) as PostPlatform[];
 const PHOTO = 'https://media.example/files/pixel.jpg';
@@ -107,6 +109,9 @@ describe('platform options schemas', () => {
     ['threads', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
     ['tiktok', { privacyLevel: 'FRIENDS' }, 'platforms[0].platformSpecificData.privacyLevel: must be one of PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY'],
     ['tiktok', { mediaUrl: VID, videoCoverTimestampMs: 1.5 }, 'platforms[0].platformSpecificData.videoCoverTimestampMs: must be an integer'],
+    ['x', { replySettings: 'nobody' }, 'platforms[0].platformSpecificData.replySettings: must be one of everyone, following, mentionedUsers, subscribers, verified'],
+    ['x', { poll: { options: ['a'], durationMinutes: 60 } }, 'platforms[0].platformSpecificData.poll.options: must have 2 to 4 options'],
+    ['x', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
   ];
   for (const [platform, data, message] of WRONG) {
     test(`${platform}: ${JSON.stringify(data).slice(0, 60)} is refused by the schema and answers "${message.split(': ').pop() ?? ''}"`, () => {
@@ -127,6 +132,7 @@ describe('platform options schemas', () => {
       facebook: [{}, { mediaUrl: VID }],
       threads: [{}],
       tiktok: [{}, { mediaType: 'image', mediaUrls: [IMG] }],
+      x: [{}, { mediaUrl: IMG }],
     };
     for (const platform of PLATFORMS) {
       for (const [key, schema] of Object.entries(SCHEMAS[platform].data.properties)) {

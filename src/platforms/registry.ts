@@ -15,6 +15,7 @@ import { threadsPlatform } from './threads/index.ts';
 import { tiktokPlatform } from './tiktok/index.ts';
 import type { Platform, PlatformAdapter, Platforms } from './types.ts';
 import { whatsappPlatform } from './whatsapp/index.ts';
+import { xPlatform } from './x/index.ts';
 
 /** Every platform's definition, one line each: the order is the order platforms are listed in (PLATFORMS). */
 export const DEFINITIONS = [
@@ -24,6 +25,7 @@ export const DEFINITIONS = [
   threadsPlatform,
   tiktokPlatform,
   whatsappPlatform,
+  xPlatform,
   linkedinPlatform,
 ] as const;
 
