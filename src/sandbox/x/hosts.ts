@@ -4,12 +4,14 @@ import { registerConsent } from '../oauth/consent.ts';
 import { xHostErrors } from './errors.ts';
 import { xConsent, xRevoke, xToken } from './login.ts';
 import { append, finalize, initialize, metadata, oneShot, status } from './media.ts';
+import { registerXPostPages } from './post-page.ts';
 import { createPost, deletePost } from './posts.ts';
 import { lookupPost, me, userPosts } from './reads.ts';
 
 export function xHosts(): Host[] {
   const web = new Host('x.com', xHostErrors);
   registerConsent(web, '/i/oauth2/authorize', xConsent);
+  registerXPostPages(web);
   const api = new Host('api.x.com', xHostErrors)
     .post('/2/oauth2/token', xToken)
     .post('/2/oauth2/revoke', xRevoke)
