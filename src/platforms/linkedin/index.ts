@@ -10,6 +10,11 @@ import type { PlatformAdapter } from '../types.ts';
 import { LINKEDIN_WWW, linkedinApi, linkedinBody, type LinkedInSettings } from './api.ts';
 import { introspect, linkedinChoices, linkedinConnector, tokenFrom } from './connect.ts';
 import { isOrganization, ORGANIZATION_FEATURES, PERSON_FEATURES } from './features.ts';
+import { linkedinMedia } from './media-rules.ts';
+import { LinkedInData, LinkedInOptions } from './options.ts';
+import { linkedinPublisher } from './publish.ts';
+import { linkedinPostEditor, linkedinPostRemover } from './published.ts';
+import { validateLinkedIn } from './validate.ts';
 
 /** A month LinkedIn serves (versions live about a year; move it forward with LINKEDIN_VERSION). */
 export const DEFAULT_LINKEDIN_VERSION = '202610';
@@ -49,6 +54,9 @@ export function linkedinAdapter(ctx: PlatformContext, settings: LinkedInSettings
       },
       features: (credentials) => (isOrganization(credentials.metadata) ? ORGANIZATION_FEATURES : PERSON_FEATURES),
     },
+    publisher: linkedinPublisher(api, ctx.media),
+    editor: linkedinPostEditor(api),
+    remover: linkedinPostRemover(api),
   };
 }
 
@@ -65,6 +73,7 @@ export const linkedinPlatform: PlatformDefinition<'linkedin', LinkedInSettings> 
   apps: [{ name: 'linkedin', idVar: 'LINKEDIN_CLIENT_ID', secretVar: 'LINKEDIN_CLIENT_SECRET', sandbox: { clientId: 'sandbox-linkedin-client', clientSecret: 'sandbox-linkedin-secret' } }],
   settings: (read) => ({ version: read.text('LINKEDIN_VERSION') ?? DEFAULT_LINKEDIN_VERSION, organizations: read.flag('LINKEDIN_ORGANIZATIONS', read.sandbox) }),
   adapter: linkedinAdapter,
+  publishing: { data: LinkedInData, options: LinkedInOptions, validate: validateLinkedIn, media: linkedinMedia },
   // Tuesday to Thursday, 12 to 15 UTC (DESIGN "More platforms", Analytics).
   bestTime: [
     [1, 13, 100], [2, 13, 98], [3, 13, 96], [1, 12, 94], [2, 12, 92], [3, 12, 90], [1, 14, 88], [2, 14, 86], [3, 14, 84], [1, 15, 80], [2, 15, 78], [3, 15, 76],

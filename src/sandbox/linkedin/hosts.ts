@@ -3,6 +3,7 @@
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { networkSize, organization, organizationAcls, userinfo } from './api.ts';
+import { createComment, listComments } from './comments.ts';
 import { linkedinHostErrors } from './errors.ts';
 import { linkedinAccessToken, linkedinConsent, linkedinIntrospect } from './login.ts';
 import { initializeSingle, readAsset, upload, videosAction } from './media.ts';
@@ -25,6 +26,8 @@ export function linkedinHosts(): Host[] {
     .get('/rest/posts/:urn', readPost)
     .post('/rest/posts/:urn', updatePost)
     .delete('/rest/posts/:urn', deletePost)
+    .post('/rest/socialActions/:urn/comments', createComment)
+    .get('/rest/socialActions/:urn/comments', listComments)
     .post('/rest/images', initializeSingle('image'))
     .get('/rest/images/:urn', readAsset('image'))
     .post('/rest/documents', initializeSingle('document'))

@@ -47,8 +47,19 @@ export interface LinkedInPost {
   deleted: boolean;
 }
 
+export interface LinkedInComment {
+  urn: string;
+  id: string;
+  postUrn: string;
+  actor: string;
+  text: string;
+  shown: string;
+  createdAt: number;
+}
+
 export class LinkedInStore {
   readonly posts = new Map<string, LinkedInPost>();
+  readonly comments = new Map<string, LinkedInComment>();
   readonly assets = new Map<string, LinkedInAsset>();
   /** Upload id → the asset and the part it is for. */
   readonly uploads = new Map<string, { urn: string; part: number }>();

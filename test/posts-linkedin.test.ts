@@ -1,0 +1,162 @@
+// LinkedIn delivery against the sandbox over HTTP, on both stores (DESIGN "More platforms"): text
+// with LinkedIn's reserved characters escaped (hashtags and URLs kept), one image with alt text,
+// multi-image, a video uploaded in parts with ETags and finalized, a document, an article link
+// card with its thumbnail, visibility, reshare, the first comment, as a person and as an
+// organization; every rule of the linkedin table as a 400 naming its field; the request that
+// reached the sandbox is read from its journal.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
+import { addLinkedInAccount } from './linkedin-support.ts';
+import { createPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+
+type Body = Record<string, unknown>;
+
+for (const dialect of DIALECTS) {
+  describe(`posts to linkedin [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: PostsApp;
+    let files: FileServer;
+    let key: string;
+    let org: string;
+    const media = (path: string) => `${files.url}${path}`;
+    const video = Buffer.concat([samples.mp4, Buffer.alloc(300, 7)]);
+
+    before(async () => {
+      t = await startPostsApp(dialect);
+      t.sandbox.updateSettings({ processing: { linkedinVideoMs: 100 }, linkedin: { videoPartBytes: 128 } });
+      files = await fileServer({ '/a.jpg': { body: samples.jpeg }, '/b.png': { body: samples.png }, '/c.jpg': { body: samples.jpeg }, '/v.mp4': { body: video }, '/menu.pdf': { body: Buffer.from('%PDF-1.4 the menu') } });
+      ({ key, organizationId: org } = await t.tenant());
+    });
+    after(async () => {
+      await t.close();
+      await files.close();
+    });
+
+    const mark = () => t.sandbox.journal.list().at(-1)?.seq ?? 0;
+    const calls = (after: number, method: string, path: string) => t.sandbox.journal.list({ after, method }).filter((e) => e.path === path || (path.endsWith('*') && e.path.startsWith(path.slice(0, -1))));
+    const publishNow = async (platforms: unknown[], content: string) => {
+      const res = await createPost(t, key, { content, publishNow: true, platforms });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return settled(t, key, res.body.post.id);
+    };
+
+    test('text as a person: reserved characters escaped, #hashtags and URLs kept, the headers LinkedIn requires, the post link', async () => {
+      const person = await addLinkedInAccount(t, org, 'person');
+      const start = mark();
+      const content = 'Fresh (warm) bread_rolls @ 5 [today] #bakery see https://example.com/a_b(1) *now*';
+      const post = await publishNow([{ accountId: person.id, platform: 'linkedin', platformSpecificData: { visibility: 'CONNECTIONS', disableReshare: true } }], content);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const [create] = calls(start, 'POST', '/rest/posts');
+      assert.ok(create);
+      assert.equal(create.headers['x-restli-protocol-version'], '2.0.0');
+      assert.match(create.headers['linkedin-version'] ?? '', /^\d{6}$/);
+      const body = create.body as Body;
+      assert.equal(body.commentary, 'Fresh \\(warm\\) bread\\_rolls \\@ 5 \\[today\\] #bakery see https://example.com/a_b(1) \\*now\\*');
+      assert.deepEqual([body.author, body.visibility, body.isReshareDisabledByAuthor, body.lifecycleState], [person.author, 'CONNECTIONS', true, 'PUBLISHED']);
+      const target = post.targets[0];
+      const stored = t.sandbox.linkedin.posts.get(target?.platformPostId ?? '');
+      assert.equal(stored?.shown, content, 'LinkedIn shows the whole text: nothing was cut');
+      assert.equal(target?.url, `${t.url}/sandbox/www.linkedin.com/feed/update/${target?.platformPostId ?? ''}/`);
+      const page = await fetch(target?.url ?? '');
+      assert.equal(page.status, 200);
+    });
+
+    test('as an organization: one image with alt text and a first comment; multi-image; a document; an article card', async () => {
+      const [one, many, doc, link] = [await addLinkedInAccount(t, org, 'organization'), await addLinkedInAccount(t, org, 'organization'), await addLinkedInAccount(t, org, 'organization'), await addLinkedInAccount(t, org, 'organization')];
+      const start = mark();
+      const post = await publishNow(
+        [
+          { accountId: one.id, platformSpecificData: { mediaUrl: media('/a.jpg'), altText: 'A loaf', firstComment: 'Open 8 (daily)' } },
+          { accountId: many.id, platformSpecificData: { mediaUrls: [media('/a.jpg'), media('/b.png'), media('/c.jpg')], altTexts: ['one', null, 'three'] } },
+          { accountId: doc.id, platformSpecificData: { mediaUrl: media('/menu.pdf'), title: 'Menu' } },
+          { accountId: link.id, platformSpecificData: { article: { url: 'https://example.com/menu', title: 'Our menu', description: 'Seasonal', thumbnailUrl: media('/c.jpg') } } },
+        ],
+        'New this week',
+      );
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const uploads = calls(start, 'PUT', '/dms-uploads/*');
+      assert.equal(uploads.length, 6, 'one PUT per file');
+      assert.ok(uploads.every((u) => u.headers.authorization === undefined), 'signed URLs get no bearer token');
+      const creates = calls(start, 'POST', '/rest/posts').map((e) => e.body as { author: string; content?: Body });
+      const contentOf = (author: string) => creates.find((c) => c.author === author)?.content ?? {};
+      const single = contentOf(one.author).media as Body;
+      assert.match(String(single.id), /^urn:li:image:/);
+      assert.equal(single.altText, 'A loaf');
+      const images = (contentOf(many.author).multiImage as { images: Body[] }).images;
+      assert.deepEqual(images.map((i) => i.altText ?? null), ['one', null, 'three']);
+      const document = contentOf(doc.author).media as Body;
+      assert.match(String(document.id), /^urn:li:document:/);
+      assert.equal(document.title, 'Menu');
+      const article = contentOf(link.author).article as Body;
+      assert.deepEqual([article.source, article.title, article.description], ['https://example.com/menu', 'Our menu', 'Seasonal']);
+      assert.match(String(article.thumbnail), /^urn:li:image:/);
+      const [comment] = calls(start, 'POST', `/rest/socialActions/${post.targets[0]?.platformPostId ?? ''}/comments`);
+      assert.deepEqual(comment?.body, { actor: one.author, object: post.targets[0]?.platformPostId, message: { text: 'Open 8 \\(daily\\)' } });
+      const assets = calls(start, 'POST', '/rest/images').map((e) => (e.body as { initializeUploadRequest: { owner: string } }).initializeUploadRequest.owner);
+      assert.ok(assets.includes(one.author) && assets.includes(link.author));
+    });
+
+    test('a video: parts PUT with their ETags, finalized in order, published once AVAILABLE', async () => {
+      const account = await addLinkedInAccount(t, org, 'organization');
+      const start = mark();
+      const post = await publishNow([{ accountId: account.id, platformSpecificData: { mediaUrl: media('/v.mp4'), title: 'Kneading' } }], 'Watch');
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const [init] = calls(start, 'POST', '/rest/videos').filter((e) => e.query.action === 'initializeUpload');
+      assert.equal((init?.body as { initializeUploadRequest: { fileSizeBytes: number } }).initializeUploadRequest.fileSizeBytes, video.length);
+      const parts = calls(start, 'PUT', '/dms-uploads/*');
+      assert.equal(parts.length, Math.ceil(video.length / 128));
+      const [finalize] = calls(start, 'POST', '/rest/videos').filter((e) => e.query.action === 'finalizeUpload');
+      const request = (finalize?.body as { finalizeUploadRequest: { uploadedPartIds: string[]; video: string } }).finalizeUploadRequest;
+      const asset = t.sandbox.linkedin.assets.get(request.video);
+      assert.deepEqual(request.uploadedPartIds, asset?.parts.map((p) => p.etag));
+      const created = calls(start, 'POST', '/rest/posts')[0]?.body as { content: { media: Body } };
+      assert.deepEqual(created.content.media, { id: request.video, title: 'Kneading' });
+    });
+
+    test('every rule of the linkedin table is a 400 naming the field', async () => {
+      const account = await addLinkedInAccount(t, org, 'organization');
+      const cases: Array<[Body, RegExp, string?]> = [
+        [{ mediaUrl: media('/menu.pdf') }, /platformSpecificData\.title: required for a DOCUMENT/],
+        [{ mediaUrls: [media('/a.jpg'), media('/v.mp4')] }, /platformSpecificData\.mediaUrls: .*cannot be mixed/],
+        [{ mediaUrls: [media('/v.mp4'), media('/v.mp4')], mediaType: 'VIDEO' }, /platformSpecificData\.mediaUrls: VIDEO posts take one item/],
+        [{ mediaUrls: Array.from({ length: 21 }, () => media('/a.jpg')) }, /platformSpecificData\.mediaUrls: must have 0 to 20 items/],
+        [{ mediaUrl: media('/v.mp4'), altText: 'x' }, /platformSpecificData\.altText: alt texts are for images/],
+        [{ mediaUrls: [media('/a.jpg'), media('/b.png')], altTexts: ['one'] }, /platformSpecificData\.altTexts: must give one per image/],
+        [{ mediaUrl: media('/a.jpg'), altText: 'x'.repeat(1001) }, /platformSpecificData\.altText: must have at most 1000/],
+        [{ mediaUrl: media('/a.jpg'), title: 'x' }, /platformSpecificData\.title: only for a DOCUMENT or VIDEO/],
+        [{ mediaUrl: media('/menu.pdf'), title: 'x'.repeat(401) }, /platformSpecificData\.title: must have at most 400/],
+        [{ article: { title: 'No URL' } }, /platformSpecificData\.article\.url: required/],
+        [{ article: { url: 'http://example.com', title: 'x' } }, /platformSpecificData\.article\.url: must be an https URL/],
+        [{ article: { url: 'https://example.com' } }, /platformSpecificData\.article\.title: required/],
+        [{ article: { url: 'https://example.com', title: 'x' }, mediaUrl: media('/a.jpg') }, /platformSpecificData\.article: .*cannot go with media/],
+        [{ visibility: 'FRIENDS' }, /platformSpecificData\.visibility: must be one of PUBLIC, CONNECTIONS, LOGGED_IN/],
+        [{ firstComment: 'x'.repeat(1251) }, /platformSpecificData\.firstComment: must have at most 1250/],
+        [{ disableReshare: 'yes' }, /platformSpecificData\.disableReshare: must be a boolean/],
+        [{ mediaType: 'GIF' }, /platformSpecificData\.mediaType: must be one of IMAGE, VIDEO, DOCUMENT/],
+        [{}, /platforms\[0\]\.content: LinkedIn posts have at most 3000/, 'x'.repeat(3001)],
+        [{}, /platforms\[0\]\.content: required for a LinkedIn post/, ''],
+      ];
+      for (const [data, message, content] of cases) {
+        const res = await createPost(t, key, { content: content ?? 'Hello', publishNow: true, platforms: [{ accountId: account.id, platformSpecificData: data }] });
+        assert.equal(res.status, 400, `${JSON.stringify(data)} → ${JSON.stringify(res.body)}`);
+        assert.match(res.body.error?.message ?? '', message, JSON.stringify(data));
+      }
+      const warned = await createPost(t, key, { content: 'Hi', platforms: [{ accountId: account.id, platformSpecificData: { subreddit: 'x' } }] });
+      assert.equal(warned.status, 201);
+      assert.ok(warned.body.post.targets[0]?.warnings.some((w) => w.key === 'subreddit'));
+    });
+
+    test('CONNECTIONS as an organization fails the target naming visibility; a duplicate not sent by us fails as LinkedIn says', async () => {
+      const account = await addLinkedInAccount(t, org, 'organization');
+      const connections = await publishNow([{ accountId: account.id, platformSpecificData: { visibility: 'CONNECTIONS' } }], 'Only friends');
+      assert.equal(connections.status, 'failed');
+      assert.match(connections.targets[0]?.error ?? '', /platformSpecificData\.visibility: CONNECTIONS is for person accounts only/);
+      const first = await publishNow([{ accountId: account.id }], 'Same words');
+      assert.equal(first.status, 'published');
+      const second = await publishNow([{ accountId: account.id }], 'Same words');
+      assert.equal(second.status, 'failed');
+      assert.match(second.targets[0]?.error ?? '', /duplicate of urn:li:share:/);
+    });
+  });
+}
