@@ -58,8 +58,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Days store.retention keeps failed jobs, settled deliveries, their events and processed inbound events. */
   retentionDays: number;
-  /** How often the comments of a reddit post published less than a day ago are polled (older ones less often). */
-  redditCommentPollMs: number;
+  /** How often the comments of a post on a polled platform (reddit …) published less than a day ago are polled (older ones less often). */
+  commentPollMs: number;
   /** Origins (scheme://host[:port]) whose pages may call /mcp besides PUBLIC_BASE_URL's own; "*" for any. */
   mcpAllowedOrigins: string[];
   /** Prometheus metrics (src/metrics): where /metrics is served, if anywhere. */
@@ -245,7 +245,8 @@ export function parseConfig(env: Env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 30, 1, 3650),
-    redditCommentPollMs: integer(env, 'REDDIT_COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
+    // REDDIT_COMMENT_POLL_MS is the name from before other platforms were polled.
+    commentPollMs: integer(env, text(env, 'COMMENT_POLL_MS') === null ? 'REDDIT_COMMENT_POLL_MS' : 'COMMENT_POLL_MS', 300_000, 1000, 86_400_000),
     mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     metrics: {
       onApiPort: flag(env, 'METRICS', false),

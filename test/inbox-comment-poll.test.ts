@@ -1,5 +1,5 @@
 // reddit comments, end to end on both stores (issue 14): reddit sends no comment webhooks, so the
-// inbox.reddit_poll job reads the comment trees of published reddit targets younger than 7 days
+// inbox.comment_poll job reads the comment trees of published reddit targets younger than 7 days
 // and each comment a person wrote reaches a real receiver once, signed, as comment.received with
 // the contract's data, however many polls run; the account's own comment emits nothing. The
 // clock is moved by hand from tick to tick, and a worker runs each queued poll. Also: the poll is
@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { queueStandingJobs } from '../src/composition.ts';
 import { createLogger } from '../src/http/logging.ts';
 import { credentialsOf } from '../src/modules/accounts/credentials.ts';
-import { pollDueTargets } from '../src/modules/inbox/reddit-poll-job.ts';
+import { pollDueTargets } from '../src/modules/inbox/comment-poll-job.ts';
 import type { CommentPage } from '../src/platforms/types.ts';
 import { personComments } from '../src/sandbox/reddit/comments.ts';
 import { ManualClock } from './harness/clock.ts';
@@ -23,7 +23,7 @@ import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 import { addAccount, createPost, json, settled, startPostsApp, type ApiPost, type PostsApp } from './posts-support.ts';
 
-const KIND = 'inbox.reddit_poll';
+const KIND = 'inbox.comment_poll';
 const INTERVAL = 300_000;
 const DAY = 86_400_000;
 

@@ -60,6 +60,11 @@ export interface PlatformDefinition<P extends Platform = Platform, S = unknown> 
   adapter(ctx: PlatformContext, settings: S): PlatformAdapter<P>;
   /** Absent: accounts of the platform cannot be a post's target. */
   publishing?: PostPublishing<OptionsOf<P>>;
+  /**
+   * The platform sends no comment webhooks: the inbox polls the comments of its published posts
+   * for 7 days through the adapter's commentReader, and each new one emits comment.received.
+   */
+  pollComments?: true;
   /** The slots best time falls back to without data of the account's own; absent: the shared weekday afternoons. */
   bestTime?: readonly BestTimeSlot[];
 }

@@ -23,6 +23,7 @@ import * as requestKeys from './0023-request-keys.ts';
 import * as webhookSecretRotation from './0024-webhook-secret-rotation.ts';
 import * as mcpClientSource from './0025-mcp-client-source.ts';
 import * as connectPkce from './0026-connect-pkce.ts';
+import * as commentPollsByPlatform from './0027-comment-polls-by-platform.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0024-webhook-secret-rotation': webhookSecretRotation,
   '0025-mcp-client-source': mcpClientSource,
   '0026-connect-pkce': connectPkce,
+  '0027-comment-polls-by-platform': commentPollsByPlatform,
 };

@@ -1,5 +1,6 @@
-// `inbox.reddit_poll`: reddit sends no comment webhooks (DESIGN "Comments and inbox"), so each
-// run claims a batch of due reddit targets (reddit-poll-targets.ts), reads each one's comments
+// `inbox.comment_poll`: some platforms send no comment webhooks (reddit; DESIGN "Comments and
+// inbox"; a definition's `pollComments`), so each run claims a batch of due targets of those
+// platforms (comment-poll-targets.ts), reads each one's comments
 // through the adapter, and records every comment the account did not write itself through
 // recordInboundComment: its unique inbox row makes each comment emit comment.received once,
 // whatever the number of polls, restarts or workers. One target's comments and its next poll time
@@ -15,8 +16,8 @@ import type { AccountCredentials, CommentReader, PlatformComment } from '../../p
 import { credentialsOf } from '../accounts/credentials.ts';
 import { markNeedsReconnect } from '../accounts/disconnect.ts';
 import { recordInboundComment } from './record.ts';
-import { nextPollAt, POLL_WINDOW_MS, queueRedditPoll, redditCommentPoll } from './reddit-poll-schedule.ts';
-import { claimDueTargets, recordedIds, setNextPoll, type DueTarget } from './reddit-poll-targets.ts';
+import { commentPoll, nextPollAt, POLL_WINDOW_MS, queueCommentPoll } from './comment-poll-schedule.ts';
+import { claimDueTargets, recordedIds, setNextPoll, type DueTarget } from './comment-poll-targets.ts';
 
 type PollDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms' | 'config'>;
 
@@ -29,8 +30,8 @@ const CLAIM_MS = 2 * RUN_TIMEOUT_MS;
 const PAGE_LIMIT = 500;
 const MAX_PAGES = 4;
 
-export function redditPollJob(deps: PollDeps) {
-  return defineJob(redditCommentPoll, {
+export function commentPollJob(deps: PollDeps) {
+  return defineJob(commentPoll, {
     timeoutMs: RUN_TIMEOUT_MS,
     async run(_payload, context) {
       let claimed = 0;
@@ -38,8 +39,8 @@ export function redditPollJob(deps: PollDeps) {
         claimed = await pollDueTargets(deps, context);
       } finally {
         const now = deps.clock.now();
-        await queueRedditPoll(deps.store.db, deps.store, now, deps.config.redditCommentPollMs);
-        if (claimed === POLL_BATCH && !context.signal.aborted) await queueRedditPoll(deps.store.db, deps.store, now, deps.config.redditCommentPollMs, now);
+        await queueCommentPoll(deps.store.db, deps.store, now, deps.config.commentPollMs);
+        if (claimed === POLL_BATCH && !context.signal.aborted) await queueCommentPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, now);
       }
     },
   });
@@ -64,7 +65,7 @@ export async function pollDueTargets(deps: PollDeps, context: Pick<JobContext, '
 
 async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, account: AccountRow, targets: DueTarget[]): Promise<void> {
   const { db } = deps.store;
-  const interval = deps.config.redditCommentPollMs;
+  const interval = deps.config.commentPollMs;
   const reader = deps.platforms.of(account.platform)?.commentReader;
   // Once the account fails as a whole (token, rate limit), its other targets wait: not before this.
   let heldUntil: number | null = account.status === 'needs_reconnect' || !reader ? 0 : null;
@@ -81,7 +82,7 @@ async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, acc
       await record(deps, account, target, comments, now, next);
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
-      context.log.warn({ accountId: account.id, targetId: target.id, kind: error.kind, status: error.details.status, error: error.message }, 'reddit comment poll failed');
+      context.log.warn({ accountId: account.id, targetId: target.id, kind: error.kind, status: error.details.status, error: error.message }, 'comment poll failed');
       if (error.kind === 'auth') {
         await markNeedsReconnect(deps, account.id, 'token_invalid', error.message);
         heldUntil = 0;

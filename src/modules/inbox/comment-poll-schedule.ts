@@ -1,5 +1,5 @@
-// When the reddit comment poll runs, and when each target is polled again. The job runs on ticks,
-// multiples of REDDIT_COMMENT_POLL_MS since the epoch, under a dedupe key naming its tick: every
+// When the comment poll runs, and when each target is polled again. The job runs on ticks,
+// multiples of COMMENT_POLL_MS since the epoch, under a dedupe key naming its tick: every
 // worker start and every finished run asks for the next tick, and the key keeps it to one job
 // however many workers ask. A target is polled every interval during its first day, and each
 // further day twice as seldom (5, 10, 20 … 320 minutes by default), until it is 7 days old.
@@ -12,7 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import { jobKind } from '../../jobs/catalog.ts';
 import { enqueue } from '../../jobs/queue.ts';
 
-export const redditCommentPoll = jobKind('inbox.reddit_poll', Type.Object({}), { maxAttempts: 3 });
+export const commentPoll = jobKind('inbox.comment_poll', Type.Object({}), { maxAttempts: 3 });
 
 const DAY_MS = 86_400_000;
 /** Comments are polled while a post is younger than this (DESIGN "Comments and inbox"). */
@@ -32,6 +32,6 @@ export function nextPollAt(publishedAt: number, now: number, intervalMs: number)
  * Queues a poll run at `runAt` (default: the next tick); null when that run is queued already.
  * A run that filled its batch queues the next one at once, under that moment's key.
  */
-export function queueRedditPoll(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, intervalMs: number, runAt = tickAfter(now, intervalMs)): Promise<string | null> {
-  return enqueue(db, store, now, redditCommentPoll, {}, { runAt, dedupeKey: `${redditCommentPoll.kind}:${runAt}` });
+export function queueCommentPoll(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, intervalMs: number, runAt = tickAfter(now, intervalMs)): Promise<string | null> {
+  return enqueue(db, store, now, commentPoll, {}, { runAt, dedupeKey: `${commentPoll.kind}:${runAt}` });
 }

@@ -1,17 +1,18 @@
-// The statements of the reddit comment poll on post_targets. One due-query claims a bounded batch:
-// reddit's published targets younger than the window whose poll time has come (or that were
-// never polled), oldest due first. It reads the partial index of migration 0014, whose WHERE the
-// query repeats as literals (see src/jobs/queue.ts for why literals), over the window's range
-// only. Claiming moves each target's poll time past the run's time limit, so another run (another
+// The statements of the comment poll on post_targets. One due-query claims a bounded batch: the
+// published targets of the polled platforms (POLLED_COMMENT_PLATFORMS: no comment webhooks)
+// younger than the window whose poll time has come (or that were never polled), oldest due
+// first. It reads the partial index of migration 0027, whose WHERE the query repeats as literals
+// (see src/jobs/queue.ts for why literals), over each platform's range of the window only. Claiming moves each target's poll time past the run's time limit, so another run (another
 // worker) skips it, and a run that dies leaves it due again once that time passes; PostgreSQL also
 // skips rows another run is claiming at this moment, and the outer WHERE repeats the due test, so
 // a row changed meanwhile is re-checked.
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../../db/database.ts';
 import type { Database, TargetStatus } from '../../db/schema.ts';
-import { POLL_WINDOW_MS } from './reddit-poll-schedule.ts';
+import { POLLED_COMMENT_PLATFORMS } from '../../platforms/registry.ts';
+import { POLL_WINDOW_MS } from './comment-poll-schedule.ts';
 
-const REDDIT = sql.lit('reddit');
+const POLLED = POLLED_COMMENT_PLATFORMS.map((name) => sql.lit(name));
 const PUBLISHED = sql.lit<TargetStatus>('published');
 
 export interface DueTarget {
@@ -23,7 +24,7 @@ export interface DueTarget {
 
 const dueAt = (now: number) => (eb: ExpressionBuilder<Database, 'post_targets'>) =>
   eb.and([
-    eb('platform', '=', REDDIT),
+    eb('platform', 'in', POLLED),
     eb('status', '=', PUBLISHED),
     eb('published_at', '>', now - POLL_WINDOW_MS),
     eb.or([eb('comment_poll_at', 'is', null), eb('comment_poll_at', '<=', now)]),

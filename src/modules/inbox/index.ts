@@ -1,11 +1,11 @@
 // The inbox module: inbound platform events as the API lists them. The platform-webhooks
-// module's job records Meta's (record.ts); this module's own job polls reddit's comments, which
-// reddit sends no webhooks for (reddit-poll-job.ts), and every worker start queues it.
+// module's job records Meta's (record.ts); this module's own job polls the comments of the
+// platforms that send no comment webhooks (comment-poll-job.ts), and every worker start queues it.
 import type { AppDeps } from '../../deps.ts';
 import type { JobDefinition } from '../../jobs/catalog.ts';
 import type { RouteRegistrar } from '../../http/routes.ts';
-import { redditPollJob } from './reddit-poll-job.ts';
-import { queueRedditPoll } from './reddit-poll-schedule.ts';
+import { commentPollJob } from './comment-poll-job.ts';
+import { queueCommentPoll } from './comment-poll-schedule.ts';
 import { listInboxEvents } from './routes/list-inbox-events.ts';
 import { InboxEvent } from './schemas.ts';
 
@@ -14,10 +14,10 @@ export const inboxRoutes: RouteRegistrar[] = [listInboxEvents];
 export const inboxSchemas = [InboxEvent];
 
 export function inboxJobs(deps: AppDeps): JobDefinition[] {
-  return [redditPollJob(deps)];
+  return [commentPollJob(deps)];
 }
 
-/** Queued when a worker starts: the reddit comment poll's next tick (one job however many workers). */
+/** Queued when a worker starts: the comment poll's next tick (one job however many workers). */
 export async function queueInboxPolls(deps: Pick<AppDeps, 'store' | 'clock' | 'config'>): Promise<void> {
-  await queueRedditPoll(deps.store.db, deps.store, deps.clock.now(), deps.config.redditCommentPollMs);
+  await queueCommentPoll(deps.store.db, deps.store, deps.clock.now(), deps.config.commentPollMs);
 }

@@ -101,6 +101,7 @@ export const redditPlatform: PlatformDefinition<'reddit', RedditSettings> = {
   apps: [{ name: 'reddit', idVar: 'REDDIT_CLIENT_ID', secretVar: 'REDDIT_CLIENT_SECRET', sandbox: { clientId: 'sandbox-reddit-client', clientSecret: 'sandbox-reddit-secret' } }],
   settings: (read) => ({ userAgent: read.text('REDDIT_USER_AGENT') ?? DEFAULT_REDDIT_AGENT }),
   adapter: redditAdapter,
+  pollComments: true,
   publishing: { data: RedditData, options: RedditOptions, validate: validateReddit },
   // reddit's US mornings, earlier than the others' weekday afternoons.
   bestTime: [
