@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import { POST_PLATFORMS } from '../src/modules/posts/schemas.ts';
 import { FacebookData } from '../src/platforms/facebook/options.ts';
 import { InstagramData } from '../src/platforms/instagram/options.ts';
+import { LinkedInData } from '../src/platforms/linkedin/options.ts';
 import { RedditData } from '../src/platforms/reddit/options.ts';
 import { ThreadsData } from '../src/platforms/threads/options.ts';
 import { TiktokData } from '../src/platforms/tiktok/options.ts';
@@ -26,8 +27,8 @@ interface Schema {
   additionalProperties?: boolean;
 }
 
-const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData };
-const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData' };
+const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData };
+const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData' };
 
 function platformSpecificData(): Schema {
   const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };

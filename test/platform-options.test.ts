@@ -13,6 +13,7 @@ import { ApiError } from '../src/http/errors.ts';
 import { parseStoredOptions, validateTarget, type PostPlatform, type TargetResult } from '../src/modules/posts/validate/index.ts';
 import { FacebookData, FacebookOptions } from '../src/platforms/facebook/options.ts';
 import { InstagramData, InstagramOptions } from '../src/platforms/instagram/options.ts';
+import { LinkedInData, LinkedInOptions } from '../src/platforms/linkedin/options.ts';
 import { RedditData, RedditOptions } from '../src/platforms/reddit/options.ts';
 import { ThreadsData, ThreadsOptions } from '../src/platforms/threads/options.ts';
 import { TiktokData, TiktokOptions } from '../src/platforms/tiktok/options.ts';
@@ -25,6 +26,7 @@ const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<strin
   facebook: { data: FacebookData, options: FacebookOptions },
   threads: { data: ThreadsData, options: ThreadsOptions },
   tiktok: { data: TiktokData, options: TiktokOptions },
+  linkedin: { data: LinkedInData, options: LinkedInOptions },
   x: { data: XData, options: XOptions },
 };
 const PLATFORMS = Object.keys(SCHEMAS) as PostPlatform[];
@@ -109,6 +111,8 @@ describe('platform options schemas', () => {
     ['threads', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
     ['tiktok', { privacyLevel: 'FRIENDS' }, 'platforms[0].platformSpecificData.privacyLevel: must be one of PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY'],
     ['tiktok', { mediaUrl: VID, videoCoverTimestampMs: 1.5 }, 'platforms[0].platformSpecificData.videoCoverTimestampMs: must be an integer'],
+    ['linkedin', { visibility: 'FRIENDS' }, 'platforms[0].platformSpecificData.visibility: must be one of PUBLIC, CONNECTIONS, LOGGED_IN'],
+    ['linkedin', { firstComment: 'x'.repeat(1251) }, 'platforms[0].platformSpecificData.firstComment: must have at most 1250 characters'],
     ['x', { replySettings: 'nobody' }, 'platforms[0].platformSpecificData.replySettings: must be one of everyone, following, mentionedUsers, subscribers, verified'],
     ['x', { poll: { options: ['a'], durationMinutes: 60 } }, 'platforms[0].platformSpecificData.poll.options: must have 2 to 4 options'],
     ['x', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
@@ -132,6 +136,7 @@ describe('platform options schemas', () => {
       facebook: [{}, { mediaUrl: VID }],
       threads: [{}],
       tiktok: [{}, { mediaType: 'image', mediaUrls: [IMG] }],
+      linkedin: [{}, { mediaUrl: IMG }],
       x: [{}, { mediaUrl: IMG }],
     };
     for (const platform of PLATFORMS) {
