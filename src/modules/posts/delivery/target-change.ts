@@ -12,11 +12,19 @@ export type StepOutcome =
 
 export type Target = Pick<PostTargetRow, 'id' | 'post_id' | 'position' | 'attempts' | 'released_next'>;
 
-/** Delay before retry `attempts + 1`, or null when no attempts are left. */
+/** A platform's reset further off than this is not waited for: the target fails (DESIGN "More platforms", rate limits). */
+export const MAX_PLATFORM_WAIT_MS = 86_400_000;
+
+/**
+ * Delay before retry `attempts + 1`, or null when no attempts are left. When the platform said
+ * when its limit resets (`retryAfterMs`: LinkedIn's next 00:00 UTC, X's reset header), the retry
+ * waits for that, beyond the backoff's cap, unless it is more than a day away.
+ */
 export function retryDelay(attempts: number, retryAfterMs?: number, random: () => number = Math.random): number | null {
   if (attempts >= MAX_TARGET_ATTEMPTS) return null;
   const delay = exponentialBackoff(attempts, DELIVERY_BACKOFF, random);
-  return Math.min(Math.max(delay, retryAfterMs ?? 0), DELIVERY_BACKOFF.maxMs);
+  if (retryAfterMs === undefined) return delay;
+  return retryAfterMs > MAX_PLATFORM_WAIT_MS ? null : Math.max(delay, retryAfterMs);
 }
 
 export interface TargetChange {
