@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { addLinkedInAccount } from './linkedin-support.ts';
 import { createPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
@@ -157,6 +158,42 @@ for (const dialect of DIALECTS) {
       const second = await publishNow([{ accountId: account.id }], 'Same words');
       assert.equal(second.status, 'failed');
       assert.match(second.targets[0]?.error ?? '', /duplicate of urn:li:share:/);
+    });
+
+    test('edit replaces the commentary (escaped) with a PARTIAL_UPDATE; unpublish deletes the post', async () => {
+      const account = await addLinkedInAccount(t, org, 'organization');
+      const post = await publishNow([{ accountId: account.id }], 'Before the edit');
+      const urn = post.targets[0]?.platformPostId ?? '';
+      const start = mark();
+      const edit = await t.request(`/api/v1/posts/${post.id}/edit`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'After (edited)', accountId: account.id }) });
+      assert.equal(edit.status, 200, await edit.clone().text());
+      const [update] = calls(start, 'POST', `/rest/posts/${urn}`);
+      assert.equal(update?.headers['x-restli-method'], 'PARTIAL_UPDATE');
+      assert.deepEqual(update?.body, { patch: { $set: { commentary: 'After \\(edited\\)' } } });
+      assert.equal(t.sandbox.linkedin.posts.get(urn)?.shown, 'After (edited)');
+      const removed = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: account.id }) });
+      assert.equal(removed.status, 200, await removed.clone().text());
+      assert.equal(t.sandbox.linkedin.posts.get(urn)?.deleted, true);
+    });
+
+    test("LinkedIn's daily limit: a 429 waits for the next 00:00 UTC", async () => {
+      const account = await addLinkedInAccount(t, org, 'person');
+      t.sandbox.updateSettings({ linkedin: { dailyPosts: 0 } });
+      try {
+        const res = await createPost(t, key, { content: 'Over the limit', publishNow: true, platforms: [{ accountId: account.id }] });
+        assert.equal(res.status, 201);
+        const { db } = t.runtime.deps.store;
+        const row = await waitFor(async () => {
+          const target = await db.selectFrom('post_targets').selectAll().where('post_id', '=', res.body.post.id).executeTakeFirstOrThrow();
+          return target.status === 'pending' && target.attempts >= 1 && target.next_attempt_at !== null ? target : null;
+        }, 10_000, 'the 429 to be scheduled for retry');
+        const midnight = Math.ceil(Date.now() / 86_400_000) * 86_400_000;
+        assert.equal(row.status, 'pending');
+        assert.ok(Math.abs((row.next_attempt_at ?? 0) - midnight) < 60_000, `retry at ${new Date(row.next_attempt_at ?? 0).toISOString()}, not 00:00 UTC`);
+        assert.match(row.error ?? '', /daily limit/);
+      } finally {
+        t.sandbox.updateSettings({ linkedin: { dailyPosts: 150 } });
+      }
     });
   });
 }
