@@ -195,5 +195,25 @@ for (const dialect of DIALECTS) {
         t.sandbox.updateSettings({ linkedin: { dailyPosts: 150 } });
       }
     });
+
+    test('analytics: organization posts from share statistics with our names; person posts unsupported; organization followers', async () => {
+      const organization = await addLinkedInAccount(t, org, 'organization');
+      const person = await addLinkedInAccount(t, org, 'person');
+      const post = await publishNow([{ accountId: organization.id, platformSpecificData: { firstComment: 'First' } }, { accountId: person.id }], 'Counted');
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const start = mark();
+      const res = await t.request(`/api/v1/analytics/posts/${post.id}?metrics=views,reach,likes,comments,shares,clicks,saves`, { key });
+      assert.equal(res.status, 200, await res.clone().text());
+      const { targets } = (await res.json()) as { targets: Array<{ accountId: string; metrics: Record<string, number>; unsupported?: string[] } & Record<string, unknown>> };
+      const ofOrganization = targets.find((x) => x.accountId === organization.id);
+      assert.deepEqual(ofOrganization?.metrics, { views: 120, reach: 95, likes: 12, comments: 1, shares: 3, clicks: 7 }, JSON.stringify(ofOrganization));
+      const ofPerson = targets.find((x) => x.accountId === person.id);
+      assert.deepEqual(ofPerson?.metrics ?? {}, {}, JSON.stringify(ofPerson));
+      const [stats] = calls(start, 'GET', '/rest/organizationalEntityShareStatistics');
+      assert.equal(stats?.query.shares, `List(${post.targets.find((x) => x.accountId === organization.id)?.platformPostId ?? ''})`);
+      const account = await t.request(`/api/v1/analytics/accounts/${organization.id}?metrics=followers`, { key });
+      assert.equal(account.status, 200, await account.clone().text());
+      assert.match(await account.text(), /320/);
+    });
   });
 }

@@ -8,6 +8,7 @@ import { linkedinHostErrors } from './errors.ts';
 import { linkedinAccessToken, linkedinConsent, linkedinIntrospect } from './login.ts';
 import { initializeSingle, readAsset, upload, videosAction } from './media.ts';
 import { registerLinkedInPostPages } from './post-page.ts';
+import { shareStatistics } from './statistics.ts';
 import { createPost, deletePost, postsByAuthor, readPost, updatePost } from './posts.ts';
 
 export function linkedinHosts(): Host[] {
@@ -21,6 +22,7 @@ export function linkedinHosts(): Host[] {
     .get('/rest/organizationAcls', organizationAcls)
     .get('/rest/organizations/:id', organization)
     .get('/rest/networkSizes/:urn', networkSize)
+    .get('/rest/organizationalEntityShareStatistics', shareStatistics)
     .post('/rest/posts', createPost)
     .get('/rest/posts', postsByAuthor)
     .get('/rest/posts/:urn', readPost)

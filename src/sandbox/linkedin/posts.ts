@@ -101,6 +101,7 @@ export function createPost(ctx: RouteContext): unknown {
     createdAt: now,
     lastModifiedAt: now,
     deleted: false,
+    stats: { impressionCount: 120, uniqueImpressionsCount: 95, clickCount: 7, likeCount: 12, shareCount: 3 },
   };
   store.posts.set(post.urn, post);
   return ctx.reply.status(201).header('x-restli-id', post.urn).header('x-linkedin-id', post.urn).send();

@@ -45,6 +45,8 @@ export interface LinkedInPost {
   createdAt: number;
   lastModifiedAt: number;
   deleted: boolean;
+  /** What share statistics report (commentCount comes from the comments). */
+  stats: { impressionCount: number; uniqueImpressionsCount: number; clickCount: number; likeCount: number; shareCount: number };
 }
 
 export interface LinkedInComment {
