@@ -215,5 +215,27 @@ for (const dialect of DIALECTS) {
       assert.equal(account.status, 200, await account.clone().text());
       assert.match(await account.text(), /320/);
     });
+
+    test('comments of organization posts: read, replied to as the organization, own deleted; a person\'s are missing_permission', async () => {
+      const organization = await addLinkedInAccount(t, org, 'organization');
+      const person = await addLinkedInAccount(t, org, 'person');
+      const post = await publishNow([{ accountId: organization.id, platformSpecificData: { firstComment: 'Ours (first)' } }, { accountId: person.id }], 'Talk to us');
+      const urn = post.targets.find((x) => x.accountId === organization.id)?.platformPostId ?? '';
+      const control = await fetch(`${t.url}/sandbox/_sandbox/linkedin/comments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postId: urn, text: 'Open on Sunday?', from: 'Reader' }) });
+      assert.equal(control.status, 200, await control.clone().text());
+      const theirs = ((await control.json()) as { comment: { urn: string } }).comment.urn;
+      const res = await t.request(`/api/v1/posts/${post.id}/comments`, { key });
+      assert.equal(res.status, 200, await res.clone().text());
+      const body = (await res.json()) as { comments: Array<{ id: string; text: string; isOwn?: boolean }>; errors: Array<{ accountId: string; error: { code?: string } }> };
+      assert.deepEqual(body.comments.map((c) => c.text).sort(), ['Open on Sunday?', 'Ours (first)']);
+      assert.deepEqual(body.errors.map((e) => [e.accountId, e.error.code]), [[person.id, 'missing_permission']]);
+      const reply = await t.request(`/api/v1/inbox/comments/${encodeURIComponent(theirs)}/reply`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: organization.id, text: 'Yes (10 to 4)' }) });
+      assert.ok(reply.status < 300, await reply.clone().text());
+      const made = [...t.sandbox.linkedin.comments.values()].find((c) => c.parentUrn === theirs);
+      assert.deepEqual([made?.actor, made?.shown], [organization.author, 'Yes (10 to 4)']);
+      const removed = await t.request(`/api/v1/inbox/comments/${encodeURIComponent(made?.urn ?? '')}?accountId=${organization.id}`, { key, method: 'DELETE' });
+      assert.ok(removed.status < 300, await removed.clone().text());
+      assert.equal(t.sandbox.linkedin.comments.get(made?.urn ?? '')?.deleted, true);
+    });
   });
 }

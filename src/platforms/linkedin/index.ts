@@ -10,6 +10,7 @@ import type { PlatformAdapter } from '../types.ts';
 import { LINKEDIN_WWW, linkedinApi, linkedinBody, type LinkedInSettings } from './api.ts';
 import { introspect, linkedinChoices, linkedinConnector, tokenFrom } from './connect.ts';
 import { isOrganization, ORGANIZATION_FEATURES, PERSON_FEATURES } from './features.ts';
+import { linkedinComments } from './comments.ts';
 import { linkedinInsights } from './insights.ts';
 import { linkedinMedia } from './media-rules.ts';
 import { LinkedInData, LinkedInOptions } from './options.ts';
@@ -24,6 +25,7 @@ const DAY_MS = 86_400_000;
 export function linkedinAdapter(ctx: PlatformContext, settings: LinkedInSettings): PlatformAdapter<'linkedin'> {
   const api = linkedinApi(ctx.http, settings);
   const insights = linkedinInsights(api);
+  const comments = linkedinComments(api);
   return {
     platform: 'linkedin',
     connectors: [linkedinConnector(ctx, api)],
@@ -59,6 +61,9 @@ export function linkedinAdapter(ctx: PlatformContext, settings: LinkedInSettings
     publisher: linkedinPublisher(api, ctx.media),
     editor: linkedinPostEditor(api),
     remover: linkedinPostRemover(api),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
+    commentRemover: comments.remover,
     postInsights: insights.post,
     accountInsights: insights.account,
   };

@@ -22,3 +22,6 @@ export function escapeLittleText(text: string): string {
   }
   return out;
 }
+
+/** A little text as people read it: each backslash escape gives its character. */
+export const readLittleText = (text: string): string => text.replace(/\\(.)/gsu, '$1');

@@ -3,7 +3,7 @@
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { networkSize, organization, organizationAcls, userinfo } from './api.ts';
-import { createComment, listComments } from './comments.ts';
+import { createComment, deleteComment, listComments } from './comments.ts';
 import { linkedinHostErrors } from './errors.ts';
 import { linkedinAccessToken, linkedinConsent, linkedinIntrospect } from './login.ts';
 import { initializeSingle, readAsset, upload, videosAction } from './media.ts';
@@ -30,6 +30,7 @@ export function linkedinHosts(): Host[] {
     .delete('/rest/posts/:urn', deletePost)
     .post('/rest/socialActions/:urn/comments', createComment)
     .get('/rest/socialActions/:urn/comments', listComments)
+    .delete('/rest/socialActions/:urn/comments/:id', deleteComment)
     .post('/rest/images', initializeSingle('image'))
     .get('/rest/images/:urn', readAsset('image'))
     .post('/rest/documents', initializeSingle('document'))

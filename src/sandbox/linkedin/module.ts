@@ -2,6 +2,7 @@
 // administrator of "Sandbox Bakery" and "Sandbox Books" (DESIGN "More platforms", Sandbox).
 import { list, obj } from '../core/control.ts';
 import type { SandboxModule } from '../module.ts';
+import { registerLinkedInControl } from './control.ts';
 import { linkedinHosts } from './hosts.ts';
 import { addLinkedInMember, freshLinkedInPeople, type LinkedInRole } from './people.ts';
 import { LinkedInStore } from './store.ts';
@@ -67,5 +68,6 @@ export const linkedinModule: SandboxModule<'linkedin', LinkedInStore> = {
     state.addLinkedInMember({ name: 'Sandbox Member', organizations: [{ name: 'Sandbox Bakery' }, { name: 'Sandbox Books' }] });
   },
   hosts: linkedinHosts,
+  control: registerLinkedInControl,
   journalHeaders: ['linkedin-version', 'x-restli-protocol-version', 'x-restli-method'],
 };

@@ -22,7 +22,7 @@ export function shareStatistics(ctx: RouteContext): unknown {
   const elements = urns.flatMap((urn) => {
     const post = ctx.state.linkedin.posts.get(urn);
     if (!post || post.author !== organization) return [];
-    const comments = [...ctx.state.linkedin.comments.values()].filter((c) => c.postUrn === urn).length;
+    const comments = [...ctx.state.linkedin.comments.values()].filter((c) => c.postUrn === urn && !c.deleted).length;
     const s = post.stats;
     const engagement = s.impressionCount ? (s.likeCount + comments + s.shareCount + s.clickCount) / s.impressionCount : 0;
     return [{ organizationalEntity: organization, [urn.startsWith('urn:li:ugcPost:') ? 'ugcPost' : 'share']: urn, totalShareStatistics: { ...s, commentCount: comments, engagement } }];

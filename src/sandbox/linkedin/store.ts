@@ -53,10 +53,13 @@ export interface LinkedInComment {
   urn: string;
   id: string;
   postUrn: string;
+  /** The comment replied to; null for a comment on the post. */
+  parentUrn: string | null;
   actor: string;
   text: string;
   shown: string;
   createdAt: number;
+  deleted: boolean;
 }
 
 export class LinkedInStore {
