@@ -15,7 +15,7 @@ const stored = SANDBOX_MODULES.filter((m) => m.store).map((m) => m.name);
 describe('sandbox modules', () => {
   test('each store is a field named after its module; reset replaces every one with an empty store', () => {
     const state = new SandboxState({ seed: 'modules' });
-    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'meta', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x']);
+    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'linkedin', 'meta', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x']);
     const before = new Map<string, unknown>();
     for (const name of stored) {
       const store: unknown = Reflect.get(state, name);
@@ -53,6 +53,7 @@ describe('sandbox modules', () => {
   test('every host is served by one module', () => {
     assert.deepEqual([...buildHosts(SANDBOX_MODULES).keys()].sort(), [
       'api.instagram.com',
+      'api.linkedin.com',
       'api.x.com',
       'graph.facebook.com',
       'graph.instagram.com',
@@ -65,6 +66,7 @@ describe('sandbox modules', () => {
       'threads.net',
       'www.facebook.com',
       'www.instagram.com',
+      'www.linkedin.com',
       'www.reddit.com',
       'www.threads.net',
       'www.tiktok.com',
