@@ -142,6 +142,15 @@ export interface PublishingLimitReader {
   publishingLimit(credentials: AccountCredentials): Promise<PublishingLimit>;
 }
 
+/**
+ * A publishing limit the platform does not report (X_DAILY_POST_LIMIT): the service counts the
+ * account's posts it published in the window from its own rows, and answers and enforces that.
+ */
+export interface CountedPublishingLimit {
+  allowed: number;
+  windowHours: number;
+}
+
 /** Where platforms send webhooks: our callback and the token its handshake must echo. */
 export interface WebhookCallback {
   url: string;
@@ -184,6 +193,7 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   refresher?: TokenRefresher;
   health?: HealthChecker;
   limits?: PublishingLimitReader;
+  countedLimit?: CountedPublishingLimit;
   webhooks?: WebhookSubscriber;
   publisher?: Publisher<OptionsOf<P>>;
   editor?: PostEditor;

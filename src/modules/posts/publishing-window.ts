@@ -1,6 +1,7 @@
 // POST /posts 429 `rate_limited` (DESIGN §2 Posts): a publishNow target whose account has no
 // posts left in its platform's publishing window (instagram content_publishing_limit, threads
-// threads_publishing_limit) refuses the whole post before anything is stored.
+// threads_publishing_limit, or a limit the service counts itself: x's X_DAILY_POST_LIMIT) refuses the
+// whole post before anything is stored.
 //
 // The window is read through the platform's PublishingLimitReader, but not on every request: a
 // reading is kept WINDOW_CACHE_MS per account in this process, concurrent requests share one
@@ -15,6 +16,7 @@ import type { AccountRow } from '../../db/schema.ts';
 import { apiError } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PublishingLimit } from '../../platforms/types.ts';
+import { countedPublishingLimit } from '../accounts/counted-limit.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
 
 /** How long one reading of an account's window is trusted. */
@@ -51,8 +53,15 @@ function reading(deps: WindowDeps, row: AccountRow, now: number): Reading {
   const cache = cacheOf(deps.store);
   const cached = cache.get(row.id);
   if (cached && now - cached.readAt < WINDOW_CACHE_MS) return cached;
-  const reader = deps.platforms.of(row.platform)?.limits;
-  const fresh: Reading = { readAt: now, reserved: 0, limit: reader ? reader.publishingLimit(credentialsOf(row, deps.sealer)).catch(() => null) : Promise.resolve(null) };
+  const adapter = deps.platforms.of(row.platform);
+  const reader = adapter?.limits;
+  const counted = adapter?.countedLimit;
+  const limit = counted
+    ? countedPublishingLimit(deps.store.db, row.id, counted, now)
+    : reader
+      ? reader.publishingLimit(credentialsOf(row, deps.sealer))
+      : Promise.resolve(null);
+  const fresh: Reading = { readAt: now, reserved: 0, limit: limit.catch(() => null) };
   if (cache.size > 10_000) for (const [id, r] of cache) if (now - r.readAt >= WINDOW_CACHE_MS) cache.delete(id);
   cache.set(row.id, fresh);
   return fresh;
@@ -64,7 +73,10 @@ function reading(deps: WindowDeps, row: AccountRow, now: number): Reading {
  * Throws 429 rate_limited, reserving nothing, when one has no post left.
  */
 export async function reservePublishingWindows(deps: WindowDeps, targets: Array<{ account: AccountRow }>): Promise<Reservation> {
-  const rows = targets.map((t) => t.account).filter((row) => row.status === 'active' && deps.platforms.of(row.platform)?.limits !== undefined);
+  const rows = targets.map((t) => t.account).filter((row) => {
+    const adapter = deps.platforms.of(row.platform);
+    return row.status === 'active' && (adapter?.limits !== undefined || adapter?.countedLimit !== undefined);
+  });
   if (!rows.length) return NOTHING;
   const now = deps.clock.now();
   const checked = await Promise.all(
