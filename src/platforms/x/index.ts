@@ -91,6 +91,8 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
       },
       features: () => X_FEATURES,
     },
+    // X reports no remaining posts: with X_DAILY_POST_LIMIT the service counts them itself.
+    ...(settings.dailyPostLimit > 0 ? { countedLimit: { allowed: settings.dailyPostLimit, windowHours: 24 } } : {}),
     publisher: xPublisher(ctx.http, ctx.media, { reads: settings.reads }),
     remover: xPostRemover(ctx.http),
   };

@@ -1,0 +1,61 @@
+// x beyond the first publish, on both stores: X_DAILY_POST_LIMIT makes GET
+// /accounts/{id}/publishing-limit answer from the posts the service published, and POST /posts
+// with publishNow answer 429 once the account has none left; unpublish deletes the post on X.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS, skipReason } from './harness/databases.ts';
+import { createPost, json, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { addXAccount } from './posts-x-support.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`x limits and published posts [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: PostsApp;
+    let key: string;
+    let org: string;
+    before(async () => {
+      t = await startPostsApp(dialect, { env: { X_DAILY_POST_LIMIT: '2', X_READS: '1' } });
+      ({ key, organizationId: org } = await t.tenant());
+    });
+    after(() => t.close());
+
+    const limit = async (id: string) => {
+      const res = await t.request(`/api/v1/accounts/${id}/publishing-limit`, { key });
+      assert.equal(res.status, 200, await res.clone().text());
+      return (await res.json()) as { used: number; allowed: number; windowHours: number };
+    };
+    const publish = async (accountId: string, content: string) => {
+      const res = await createPost(t, key, { content, publishNow: true, platforms: [{ accountId }] });
+      return res;
+    };
+
+    test('X_DAILY_POST_LIMIT: the limit counts what the service published; the next publishNow is 429', async () => {
+      const acc = await addXAccount(t, org);
+      assert.deepEqual(await limit(acc.id), { used: 0, allowed: 2, windowHours: 24 });
+      for (const n of [1, 2]) {
+        const res = await publish(acc.id, `Counted ${n} ${acc.id}`);
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.equal((await settled(t, key, res.body.post.id)).status, 'published');
+      }
+      assert.deepEqual(await limit(acc.id), { used: 2, allowed: 2, windowHours: 24 });
+      const refused = await publish(acc.id, `Counted 3 ${acc.id}`);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.error?.code, 'rate_limited');
+      assert.match(refused.body.error?.message ?? '', /no posts left in its publishing window: 2 of 2 in the last 24 hours/);
+      const draft = await createPost(t, key, { content: 'a draft is fine', platforms: [{ accountId: acc.id }] });
+      assert.equal(draft.status, 201);
+    });
+
+    test('unpublish deletes the post on X', async () => {
+      const acc = await addXAccount(t, org);
+      const res = await publish(acc.id, `To delete ${acc.id}`);
+      const post = await settled(t, key, res.body.post.id);
+      const postId = post.targets[0]?.platformPostId ?? '';
+      assert.equal(t.sandbox.x.posts.get(postId)?.deleted, false);
+      const gone = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key, method: 'POST', headers: json, body: '{}' });
+      assert.equal(gone.status, 200, await gone.clone().text());
+      assert.equal(t.sandbox.x.posts.get(postId)?.deleted, true);
+      const call = t.sandbox.journal.list({ host: 'api.x.com', method: 'DELETE' }).at(-1);
+      assert.equal(call?.path, `/2/tweets/${postId}`);
+    });
+  });
+}
