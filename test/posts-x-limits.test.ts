@@ -57,5 +57,34 @@ for (const dialect of DIALECTS) {
       const call = t.sandbox.journal.list({ host: 'api.x.com', method: 'DELETE' }).at(-1);
       assert.equal(call?.path, `/2/tweets/${postId}`);
     });
+
+    test('post analytics map X metrics onto ours (views, likes, comments, reposts, quotes, saves, clicks)', async () => {
+      const acc = await addXAccount(t, org);
+      const res = await publish(acc.id, `Measured ${acc.id}`);
+      const post = await settled(t, key, res.body.post.id);
+      const postId = post.targets[0]?.platformPostId ?? '';
+      const set = await t.request('/sandbox/_sandbox/x/metrics', {
+        method: 'POST', headers: json,
+        body: JSON.stringify({ postId, impressions: 900, likes: 40, replies: 5, reposts: 7, quotes: 2, bookmarks: 3, urlLinkClicks: 11 }),
+      });
+      assert.equal(set.status, 200, await set.clone().text());
+      const read = await t.request(`/api/v1/analytics/posts/${post.id}?refresh=1`, { key });
+      assert.equal(read.status, 200, await read.clone().text());
+      const [target] = ((await read.json()) as { targets: Array<{ metrics: Record<string, number>; unsupported: string[]; errors: unknown[] }> }).targets;
+      assert.deepEqual(target?.metrics, { views: 900, likes: 40, comments: 5, reposts: 7, quotes: 2, saves: 3, clicks: 11 });
+      assert.deepEqual(target?.unsupported, ['videoViews'], 'a post without video has no video views');
+      assert.deepEqual(target?.errors, []);
+      const lookup = t.sandbox.journal.list({ host: 'api.x.com', method: 'GET' }).at(-1);
+      assert.equal(lookup?.path, `/2/tweets/${postId}`);
+    });
+
+    test('best time without data of the account: weekdays 13–16 UTC', async () => {
+      const acc = await addXAccount(t, org);
+      const res = await t.request(`/api/v1/analytics/best-time?accountId=${acc.id}`, { key });
+      assert.equal(res.status, 200, await res.clone().text());
+      const body = (await res.json()) as { slots: Array<{ weekday: number; hour: number }> };
+      assert.ok(body.slots.length > 0);
+      for (const slot of body.slots) assert.ok(slot.weekday <= 4 && slot.hour >= 13 && slot.hour <= 16, JSON.stringify(slot));
+    });
   });
 }

@@ -123,6 +123,20 @@ for (const dialect of DIALECTS) {
       assert.equal((bodies[1]?.media as { media_ids: string[] }).media_ids.length, 1);
     });
 
+    test('without X_READS post analytics make no X call and say which setting turns them on; publishing-limit is not offered', async () => {
+      const acc = await addXAccount(t, org);
+      const { post } = await publish(acc.id, {});
+      const start = mark();
+      const read = await t.request(`/api/v1/analytics/posts/${post.id}?refresh=1`, { key });
+      assert.equal(read.status, 200, await read.clone().text());
+      const [target] = ((await read.json()) as { targets: Array<{ metrics: Record<string, number>; errors: Array<{ message: string }> }> }).targets;
+      assert.deepEqual(target?.metrics, {});
+      assert.match(target?.errors[0]?.message ?? '', /X_READS=1/);
+      assert.equal(t.sandbox.journal.list({ host: 'api.x.com', after: start }).length, 0);
+      const limit = await t.request(`/api/v1/accounts/${acc.id}/publishing-limit`, { key });
+      assert.equal(limit.status, 400);
+    });
+
     test('every rule is a 400 naming the field; other platforms’ keys are warnings', async () => {
       const acc = await addXAccount(t, org);
       const cases: Array<[Record<string, unknown>, string, string]> = [

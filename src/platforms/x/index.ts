@@ -9,6 +9,7 @@ import { scopesOf } from '../features.ts';
 import { numberOf, obj, str, type Json } from '../json.ts';
 import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { xBody, xTokenBody } from './errors.ts';
+import { xInsights } from './insights.ts';
 import { xMedia } from './media-rules.ts';
 import { XData, XOptions } from './options.ts';
 import { xPostRemover } from './published.ts';
@@ -95,6 +96,7 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     ...(settings.dailyPostLimit > 0 ? { countedLimit: { allowed: settings.dailyPostLimit, windowHours: 24 } } : {}),
     publisher: xPublisher(ctx.http, ctx.media, { reads: settings.reads }),
     remover: xPostRemover(ctx.http),
+    postInsights: xInsights(ctx.http, settings.reads),
   };
 }
 
