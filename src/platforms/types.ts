@@ -48,6 +48,11 @@ export interface PlatformProfile {
   avatarUrl: string | null;
   /** Platform details later calls need (login flavour, Page id, business account id …). */
   metadata: Record<string, unknown>;
+  /**
+   * Accounts that act with one platform token (LinkedIn: a member and the organizations they post
+   * for): connecting one updates the token of every account of the organization in the same group.
+   */
+  tokenGroup?: string;
 }
 
 export interface ConnectedAccount {

@@ -35,7 +35,7 @@ export async function saveConnectedAccount(trx: Kysely<Database>, store: Pick<St
     refresh_token_enc: token.refreshToken ? sealer.seal(token.refreshToken) : null,
     token_expires_at: token.expiresAt,
     scopes: token.scopes.join(','),
-    metadata: JSON.stringify({ login: input.flavour, ...profile.metadata }),
+    metadata: JSON.stringify({ login: input.flavour, ...profile.metadata, ...(profile.tokenGroup !== undefined ? { tokenGroup: profile.tokenGroup } : {}) }),
     connected_at: now,
     updated_at: now,
   };
@@ -74,6 +74,7 @@ export async function saveConnectedAccount(trx: Kysely<Database>, store: Pick<St
       .onConflict((oc) => oc.column('account_id').doUpdateSet(sealed))
       .execute();
   }
+  if (profile.tokenGroup !== undefined) await updateTokenGroup(trx, store, input, row.id, profile.tokenGroup, fields);
   await emitEvent({ db: trx, store, now }, input.organizationId, 'account.connected', {
     accountId: row.id,
     platform: row.platform,
@@ -82,4 +83,24 @@ export async function saveConnectedAccount(trx: Kysely<Database>, store: Pick<St
   });
   if (input.refreshable && token.expiresAt !== null) await scheduleRefresh(trx, store, now, row.id, token.expiresAt);
   return row;
+}
+
+/**
+ * The other accounts of the organization that act with the same platform token (the group kept in
+ * their metadata) get the new token, its expiry and scopes, and their refresh is scheduled again.
+ */
+async function updateTokenGroup(
+  trx: Kysely<Database>,
+  store: Pick<Store, 'caps'>,
+  input: SaveAccountInput,
+  savedId: string,
+  group: string,
+  fields: { access_token_enc: string; refresh_token_enc: string | null; token_expires_at: number | null; scopes: string; updated_at: number },
+): Promise<void> {
+  const rows = await trx.selectFrom('accounts').select(['id', 'metadata']).where('organization_id', '=', input.organizationId).where('platform', '=', input.platform).where('id', '!=', savedId).execute();
+  const siblings = rows.filter((r) => (JSON.parse(r.metadata) as { tokenGroup?: unknown }).tokenGroup === group).map((r) => r.id);
+  if (!siblings.length) return;
+  const { access_token_enc, refresh_token_enc, token_expires_at, scopes, updated_at } = fields;
+  await trx.updateTable('accounts').set({ access_token_enc, refresh_token_enc, token_expires_at, scopes, updated_at }).where('id', 'in', siblings).execute();
+  if (input.refreshable && token_expires_at !== null) for (const id of siblings) await scheduleRefresh(trx, store, input.now, id, token_expires_at);
 }
