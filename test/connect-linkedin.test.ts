@@ -92,6 +92,22 @@ for (const dialect of DIALECTS) {
       assert.ok(h.scopes.includes('w_organization_social'));
     });
 
+    test('reconnecting the member updates the token of every account of that member (one token, one expiry)', async () => {
+      const walk = await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT });
+      const pendingId = walk.location?.searchParams.get('pendingId') ?? '';
+      const { pending } = (await (await t.request(`/api/v1/connect/pending/${pendingId}`, { key })).json()) as { pending: { options: Array<{ id: string; kind: string }> } };
+      const person = pending.options.find((o) => o.kind === 'person')?.id ?? '';
+      const res = await t.request(`/api/v1/connect/pending/${pendingId}/select`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ optionIds: [person] }) });
+      assert.equal(res.status, 200, await res.clone().text());
+      const rows = await t.runtime.deps.store.db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId).where('platform', '=', 'linkedin').execute();
+      const group = rows.filter((r) => (JSON.parse(r.metadata) as { memberId?: string }).memberId === person.split(':').pop());
+      assert.equal(group.length, 3);
+      const tokens = new Set(group.map((r) => t.runtime.deps.sealer.open(r.access_token_enc ?? '')));
+      assert.equal(tokens.size, 1, 'one token for the member and both organizations');
+      assert.equal(new Set(group.map((r) => r.token_expires_at)).size, 1, 'one expiry');
+      assert.ok([...tokens].every((token) => t.sandbox.token(token)?.revoked === null && !t.sandbox.isExpired(t.sandbox.token(token) ?? ({} as never))));
+    });
+
     test('a member without organizations connects at once; the link is single use; reconnecting updates in place', async () => {
       const member = solo();
       const walk = await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT, externalId: 'solo' }, { subject: member.id });

@@ -87,6 +87,8 @@ function personAccount(member: Member, token: TokenSet, refreshExpiresAt: number
       displayName: member.name,
       avatarUrl: member.picture,
       metadata: { kind: 'person', memberId: member.id, ...(refreshExpiresAt !== null ? { refreshTokenExpiresAt: refreshExpiresAt } : {}) },
+      // One member token for the member and their organizations: a reconnect updates them all.
+      tokenGroup: member.id,
     },
     token,
   };
@@ -100,6 +102,7 @@ function organizationAccount(member: Member, organization: Organization, token: 
       displayName: organization.name,
       avatarUrl: organization.logoUrl,
       metadata: { kind: 'organization', memberId: member.id, organizationId: organization.id },
+      tokenGroup: member.id,
     },
     token,
   };
