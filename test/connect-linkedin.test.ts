@@ -156,6 +156,23 @@ for (const dialect of DIALECTS) {
       await assert.rejects(adapter.refresher?.refresh({ ...credentials, refreshToken: 'AQXnot-a-token' }, clock.now()) ?? Promise.resolve(), (e: Error & { kind?: string }) => e.kind === 'auth');
     });
 
+    test('LINKEDIN_ORGANIZATIONS=0: only the member scopes are asked, and the member connects at once', async () => {
+      const plain = await startConnectApp(dialect, { env: { LINKEDIN_ORGANIZATIONS: '0' } });
+      try {
+        const { key: plainKey } = await plain.tenant();
+        const walk = await walkConnect(plain, plainKey, 'linkedin', { redirectUrl: CLIENT_REDIRECT });
+        const accountId = walk.location?.searchParams.get('accountId') ?? '';
+        assert.match(accountId, /^acc_/, walk.location?.toString());
+        const authorize = plain.sandbox.journal.list({ host: 'www.linkedin.com', method: 'GET', path: '/oauth/v2/authorization' }).at(-1);
+        assert.equal(authorize?.query.scope, 'openid profile w_member_social');
+        assert.equal(plain.sandbox.journal.list({ host: 'api.linkedin.com', path: '/rest/organizationAcls' }).length, 0);
+        const body = ((await (await plain.request(`/api/v1/accounts/${accountId}`, { key: plainKey })).json()) as { account: AccountBody }).account;
+        assert.equal(body.displayName, 'Sandbox Member');
+      } finally {
+        await plain.close();
+      }
+    });
+
     test('an expired member token: health marks the account needs_reconnect', async () => {
       const member = solo();
       const id = (await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT }, { subject: member.id })).location?.searchParams.get('accountId') ?? '';
