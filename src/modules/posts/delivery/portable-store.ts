@@ -12,7 +12,7 @@ import { leaseHeld, LEASE_LOST, whileHeld } from './lease-fence.ts';
 import { queueTargetStep, releaseNextTarget, startDelivery, type TxContext } from './release.ts';
 import { settlePost } from './settle.ts';
 import { changeArgs, changeTarget, isOpen, type ChangeArgs, type Target } from './target-change.ts';
-import { FRESH, isCurrent, isUnsettled, targetOf } from './target-read.ts';
+import { FRESH, startStepOf, targetOf } from './target-read.ts';
 
 const readTarget = prepare((db, targetId: string) => targetOf(db).where('t.id', '=', targetId));
 
@@ -46,10 +46,10 @@ async function otherStatuses(ctx: TxContext, target: Target): Promise<TargetStat
 export const portableDeliveryStore: DeliveryStore = {
   async start(store, targetId, dueAt, now, lease) {
     const [row] = (await readTarget.execute(store.db, targetId)).rows;
-    if (!row) return null;
-    if (isUnsettled(row)) return { unsettled: row };
-    if (!isCurrent(row, dueAt)) return null;
-    if (row.status !== 'pending') return { row, claimed: false, nextWaiting: false, premarkedAt: null };
+    const step = startStepOf(row, dueAt);
+    if (!row || step === 'stop') return null;
+    if (step === 'settle_post') return { unsettled: row };
+    if (step === 'resume') return { row, claimed: false, nextWaiting: false, premarkedAt: null };
     const premarked = premarkedProgress(now);
     const claim = await claimTarget(store.db, targetId, dueAt, now, premarked, whileHeld(store, lease)).returning('progress').executeTakeFirst();
     if (!claim) return null;

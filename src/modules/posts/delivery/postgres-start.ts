@@ -8,7 +8,7 @@ import { prepare } from '../../../db/prepared.ts';
 import { premarkedProgress } from '../../../platforms/create-once.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import { leaseLocked, type Lease } from './lease-fence.ts';
-import { ACCOUNT_COLUMNS, FRESH, isCurrent, isUnsettled, TARGET_COLUMNS } from './target-read.ts';
+import { ACCOUNT_COLUMNS, FRESH, startStepOf, TARGET_COLUMNS } from './target-read.ts';
 
 // PostgreSQL: the starts of every run that arrived while the last statement ran, in one
 // statement (hundreds of targets fall due together). The select reads the rows as they were
@@ -115,9 +115,22 @@ export const startTogether: DeliveryStore['start'] = async (store, targetId, due
   const { read, now: claimedAt } = await startsTogether(store.db, { targetId, dueAt, lease, now });
   if (!read) return null;
   const { claimed, claimedProgress, waiting, ...row } = read;
-  if (isUnsettled(row)) return { unsettled: row };
-  if (!isCurrent(row, dueAt)) return null;
-  // A pending target whose claim did not take was claimed by another run meanwhile.
-  if (row.status === 'pending' && !claimed) return null;
-  return { row, claimed: Boolean(claimed), nextWaiting: Boolean(waiting), premarkedAt: claimedProgress === premarkedProgress(claimedAt) ? claimedAt : null };
+  // The statement's select read the target as it was before its claim.
+  const step = startStepOf(row, dueAt);
+  switch (step) {
+    case 'stop':
+      return null;
+    case 'settle_post':
+      return { unsettled: row };
+    case 'resume':
+      return { row, claimed: false, nextWaiting: Boolean(waiting), premarkedAt: null };
+    case 'claim':
+      // A pending target whose claim did not take was claimed by another run meanwhile.
+      if (!claimed) return null;
+      return { row, claimed: true, nextWaiting: Boolean(waiting), premarkedAt: claimedProgress === premarkedProgress(claimedAt) ? claimedAt : null };
+    default: {
+      const unreachable: never = step;
+      throw new Error(`unknown start step ${String(unreachable)}`);
+    }
+  }
 };

@@ -31,7 +31,15 @@ export interface UnsettledPost {
   unsettled: Pick<TargetRead, 'post_id' | 'organization_id'>;
 }
 
-/** The target is still due at `dueAt` and open. */
-export const isCurrent = (row: TargetRead, dueAt: number) => row.next_attempt_at === dueAt && (row.status === 'pending' || row.status === 'publishing');
-/** The target is over while its post is not. */
-export const isUnsettled = (row: TargetRead) => (row.status === 'published' || row.status === 'failed') && (row.postStatus === 'queued' || row.postStatus === 'publishing');
+/**
+ * What a run does with its target as read (before any claim): settle the post a run before it
+ * left unsettled (the target is over, its post is not); stop (gone, settled, or no longer due at
+ * `dueAt`); resume the attempt already publishing; or claim the pending target, a new attempt.
+ */
+export function startStepOf(row: TargetRead | undefined, dueAt: number): 'settle_post' | 'stop' | 'resume' | 'claim' {
+  if (!row) return 'stop';
+  if ((row.status === 'published' || row.status === 'failed') && (row.postStatus === 'queued' || row.postStatus === 'publishing')) return 'settle_post';
+  if (row.next_attempt_at !== dueAt) return 'stop';
+  if (row.status === 'pending') return 'claim';
+  return row.status === 'publishing' ? 'resume' : 'stop';
+}
