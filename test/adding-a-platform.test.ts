@@ -3,7 +3,7 @@
 // there (test/fixtures/kite/), adds its two registry lines and nothing else, typechecks the tree,
 // starts its server as `serve` does, and, on both stores, connects a kite account, publishes a
 // post to it through the API, and finds kite's options in the OpenAPI document and in the MCP
-// create_post tool. docs/adding-a-platform.md describes the same steps.
+// tool get_platform_options (create_post refers to it). docs/adding-a-platform.md describes the same steps.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -110,7 +110,7 @@ for (const dialect of DIALECTS) {
       assert.equal(target?.url, `https://kite.example/p/${target?.platformPostId}`);
     });
 
-    test("kite's options are in the OpenAPI document and in the MCP create_post tool", async () => {
+    test("kite's options are in the OpenAPI document and in the MCP tool get_platform_options", async () => {
       const doc = await (await fetch(`${url}/api/v1/openapi.json`)).text();
       assert.match(doc, /"title":"KiteData"/);
       assert.match(doc, /"description":"Connect Reddit, [^"]*Kite accounts;/);
@@ -118,8 +118,13 @@ for (const dialect of DIALECTS) {
       try {
         const { tools } = await mcp.client.listTools();
         const createPost = JSON.stringify(tools.find((tool) => tool.name === 'create_post')?.inputSchema);
-        assert.match(createPost, /KiteData/);
-        assert.match(createPost, /"enum":\["calm","gusty"\]/);
+        assert.match(createPost, /threads, [^"]*kite\): call get_platform_options/);
+        const options = JSON.stringify(tools.find((tool) => tool.name === 'get_platform_options')?.inputSchema);
+        assert.match(options, /"enum":\[[^\]]*"kite"\]/);
+        const result = await mcp.client.callTool({ name: 'get_platform_options', arguments: { platform: 'kite' } });
+        const text = JSON.stringify(result.content);
+        assert.match(text, /KiteData/);
+        assert.match(text, /\\"enum\\":\[\\"calm\\",\\"gusty\\"\]/);
       } finally {
         await mcp.close();
       }

@@ -20,7 +20,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startConnectApp(dialect, { env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
       const { key } = await t.tenant();
-      mcp = await httpClient(t, key);
+      mcp = await httpClient(t, key, {}, 'all');
     });
     after(async () => {
       await mcp?.close();

@@ -23,24 +23,27 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startPostsApp(dialect, { env: { MCP_ALLOWED_ORIGINS: 'https://agent.example' } });
       ({ key, organizationId } = await t.tenant());
-      mcp = await httpClient(t, key);
+      mcp = await httpClient(t, key, {}, 'all');
     });
     after(async () => {
       await mcp?.close();
       await t.close();
     });
 
-    test('tools/list has one tool per operation of the API document, with its hints', async () => {
+    test('with toolsets=all, tools/list has one tool per operation of the API document, with its hints', async () => {
       const ops = await operations(t);
       const { tools } = await mcp.client.listTools();
-      assert.equal(tools.length, ops.length);
+      // And get_platform_options, which is no operation.
+      assert.equal(tools.length, ops.length + 1);
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       for (const op of ops) {
         const tool = byName.get(toolName(op.operationId));
         assert.ok(tool, `no tool for ${op.operationId}`);
         assert.equal(tool.inputSchema.type, 'object');
         assert.ok(tool.description?.includes(`${op.method} /api/v1${op.path}`), tool.description);
-        if (op.method === 'GET') assert.deepEqual(tool.annotations, { readOnlyHint: true, destructiveHint: false }, tool.name);
+        // start_connect is a GET that stores a single-use connect state: not read-only.
+        if (op.operationId === 'startConnect') assert.deepEqual(tool.annotations, { readOnlyHint: false, destructiveHint: false }, tool.name);
+        else if (op.method === 'GET') assert.deepEqual(tool.annotations, { readOnlyHint: true, destructiveHint: false }, tool.name);
         else assert.deepEqual(tool.annotations, { readOnlyHint: false, destructiveHint: true }, tool.name);
       }
       // Media upload takes a URL or base64 (no multipart over MCP); a path parameter is required.
@@ -91,9 +94,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(noId, { status: 400, message: 'id: required' });
       // An unknown tool is a protocol error, as the specification says (not a tool result).
       await assert.rejects(mcp.client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool: no_such_tool/);
+      // A query parameter is named as the tool's argument, without the API's "query." prefix.
       const badQuery = await callError(mcp, 'list_inbox_events', { limit: 0 });
       assert.equal(badQuery.status, 400);
-      assert.match(badQuery.message, /limit/);
+      assert.match(badQuery.message, /^limit: /);
     });
 
     test("another organization's ids are error results with 404, and nothing changes", async () => {

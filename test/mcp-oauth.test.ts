@@ -115,10 +115,11 @@ for (const dialect of DIALECTS) {
 
       const account = await addAccount(t, org, 'threads');
       const created = await createPost(t, key, { content: 'seen through OAuth', platforms: [{ accountId: account.id }] });
-      const mcp = await httpClient(t, exchanged.body.access_token);
+      const mcp = await httpClient(t, exchanged.body.access_token, {}, 'all');
       try {
         const { tools } = await mcp.client.listTools();
-        assert.equal(tools.length, (await operations(t)).length);
+        // Every operation, and get_platform_options.
+        assert.equal(tools.length, (await operations(t)).length + 1);
         assert.deepEqual(await callOk(mcp, 'list_accounts'), await (await t.request('/api/v1/accounts', { key })).json());
         assert.deepEqual(await callOk(mcp, 'get_post', { id: created.body.post.id }), await (await t.request(`/api/v1/posts/${created.body.post.id}`, { key })).json());
         // A write runs the real route too, as this organization.

@@ -22,18 +22,19 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startPostsApp(dialect);
       ({ key, organizationId } = await t.tenant());
-      [local, remote] = await Promise.all([stdioClient(key, storeEnv(t)), stdioClient(key, {}, ['--url', t.url])]);
+      // Every tool: by the variable in one mode, by the option in the other.
+      [local, remote] = await Promise.all([stdioClient(key, { ...storeEnv(t), SOCIALAPI_MCP_TOOLSETS: 'all' }), stdioClient(key, {}, ['--url', t.url, '--toolsets', 'all'])]);
     });
     after(async () => {
       await Promise.all([local?.close(), remote?.close()]);
       await t.close();
     });
 
-    test('tools/list has one tool per operation, in both modes', async () => {
+    test('with the toolsets all, tools/list has one tool per operation, in both modes', async () => {
       const ops = await operations(t);
       for (const mcp of [local, remote]) {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), ops.map((op) => toolName(op.operationId)).sort());
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), [...ops.map((op) => toolName(op.operationId)), 'get_platform_options'].sort());
       }
     });
 

@@ -14,8 +14,9 @@ export interface McpClient {
   close(): Promise<void>;
 }
 
-export async function httpClient(t: Pick<TestApp, 'url'>, key: string | null, headers: Record<string, string> = {}): Promise<McpClient> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } } });
+/** `toolsets` goes in the URL (`/mcp?toolsets=…`); absent, the server lists its default set. */
+export async function httpClient(t: Pick<TestApp, 'url'>, key: string | null, headers: Record<string, string> = {}, toolsets?: string): Promise<McpClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp${toolsets === undefined ? '' : `?toolsets=${encodeURIComponent(toolsets)}`}`), { requestInit: { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } } });
   const client = new Client({ name: 'socialapi-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => '', close: () => client.close() };

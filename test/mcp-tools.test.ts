@@ -4,10 +4,11 @@
 // and body.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { requestFor, ToolInputError } from '../src/mcp/call.ts';
+import { argumentMessage, requestFor, ToolInputError } from '../src/mcp/call.ts';
 import { toolName } from '../src/mcp/names.ts';
 import type { OpenApiDocument } from '../src/mcp/openapi-shape.ts';
 import { toolsFromOpenApi } from '../src/mcp/tools.ts';
+import { parseToolsets, toolsetOf, ToolsetError } from '../src/mcp/toolsets.ts';
 
 const doc: OpenApiDocument = {
   components: { schemas: { Tag: { $id: 'Tag', type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
@@ -71,7 +72,8 @@ describe('tools from an API document', () => {
     });
     const [keyed] = toolsFromOpenApi(withHeader('x-request-id'));
     assert.ok(keyed);
-    assert.deepEqual(keyed.inputSchema.properties, { idempotencyKey: { type: 'string', description: 'Given once.' } });
+    // The tool's own words for it, shorter than a route's.
+    assert.deepEqual(keyed.inputSchema.properties, { idempotencyKey: { type: 'string', description: 'Idempotency key (24 hours): a retry with the same key never writes twice.' } });
     assert.deepEqual(requestFor(keyed.operation, { idempotencyKey: 'k2' }).headers, { 'x-request-id': 'k2' });
     assert.throws(() => requestFor(keyed.operation, { idempotencyKey: 'a\u0000b' }), (error: unknown) => error instanceof ToolInputError && error.message === 'idempotencyKey: printable ASCII characters only');
     const [other] = toolsFromOpenApi(withHeader('x-trace'));
@@ -94,5 +96,30 @@ describe('tools from an API document', () => {
     assert.throws(() => toolsFromOpenApi(recursive), /refers to itself/);
     const twins: OpenApiDocument = { paths: { '/a': { get: { operationId: 'getA' } }, '/b': { get: { operationId: 'get_a' } } } };
     assert.throws(() => toolsFromOpenApi(twins), /two operations make the tool name get_a/);
+  });
+
+  test('a tool\'s toolset is its first tag (direct messages are the inbox), else its path', () => {
+    assert.equal(toolsetOf(['Posts'], '/posts'), 'posts');
+    assert.equal(toolsetOf(['Direct messages'], '/inbox/conversations'), 'inbox');
+    assert.equal(toolsetOf(['WhatsApp'], '/whatsapp/connect'), 'whatsapp');
+    assert.equal(toolsetOf(undefined, '/things/{id}'), 'things');
+    assert.equal(byName.get('tag_thing')?.toolset, 'things');
+  });
+
+  test('toolsets: the default set, all, a list, and an unknown name refused', () => {
+    const known = ['accounts', 'media', 'posts', 'inbox', 'ads'];
+    assert.deepEqual(parseToolsets(undefined, known), { all: false, names: new Set(['accounts', 'media', 'posts', 'inbox']) });
+    assert.deepEqual(parseToolsets(' ', known), parseToolsets(undefined, known));
+    assert.deepEqual(parseToolsets('ads,all', known), { all: true });
+    assert.deepEqual(parseToolsets('Ads, posts', known), { all: false, names: new Set(['ads', 'posts']) });
+    assert.throws(() => parseToolsets('adz', known), (error: unknown) => error instanceof ToolsetError && /^toolsets: unknown toolset adz \(did you mean ads\?\); the toolsets are accounts, media, posts, inbox, ads, all$/.test(error.message));
+  });
+
+  test('API messages name the tool\'s arguments', () => {
+    const operation = { headerParams: [{ header: 'x-request-id', property: 'idempotencyKey' }] };
+    assert.equal(argumentMessage('query.limit: must be >= 1', operation), 'limit: must be >= 1');
+    assert.equal(argumentMessage('path.id: too long', operation), 'id: too long');
+    assert.equal(argumentMessage('header.x-request-id: too long', operation), 'idempotencyKey: too long');
+    assert.equal(argumentMessage('accountId in the body or the query. Then', operation), 'accountId in the body or the query. Then');
   });
 });

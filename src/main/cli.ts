@@ -9,36 +9,15 @@ import { approvePost, rejectPost } from '../modules/posts/approval.ts';
 import { createSignInLink, DASHBOARD_PREFIX, LINK_TTL_MS, revokeOrganizationSessions } from '../modules/dashboard/index.ts';
 import { openMigratedStore, StartupError } from '../runtime.ts';
 import { API_KEY_VARIABLE, runMcpStdio } from '../mcp/stdio.ts';
+import { TOOLSETS_VARIABLE } from '../mcp/toolsets.ts';
 import { printMcpTools } from '../mcp/tool-docs.ts';
 import { clientConfig } from '../mcp/client-config.ts';
+import { commandHelp, USAGE } from './help.ts';
 import { printOpenApi } from './openapi.ts';
 import { serve } from './serve.ts';
 import { watchParent } from './shutdown.ts';
 import { runWorker } from './worker.ts';
 
-export const USAGE = `usage: socialapi <command> [options]
-
-  serve [--no-worker]          run the API (and a worker, unless --no-worker)
-  worker                       run a worker only
-  migrate                      apply database migrations
-  openapi                      print the OpenAPI document
-  mcp [--url URL]              the MCP tool server on stdio, acting with SOCIALAPI_API_KEY; against the
-                               store, or the running service at URL
-  mcp tools                    print the MCP tool list (docs/mcp-tools.md)
-  mcp config [--url URL]       print the MCP client configuration (stdio, HTTP, OAuth) for this checkout
-  sandbox [--port N] [--host H] [--state FILE]  run the platform sandbox alone (default 127.0.0.1:4010), its state kept in FILE if given
-  orgs create --name N [--approval]
-  orgs list
-  keys create --org ORG [--name N] [--rate-limit N] [--approval]
-  keys list --org ORG
-  keys revoke KEY_ID
-  keys rotate KEY_ID           print a new key and revoke the old one
-  posts approve POST_ID        approve a post held for approval
-  posts reject POST_ID [--reason TEXT]
-  dashboard link --org ORG [--email E]   print a single-use dashboard sign-in link (15 minutes)
-  dashboard revoke --org ORG   sign every dashboard session of the organization out
-
-Settings come from environment variables (and .env); see README.md.`;
 
 class UsageError extends Error {}
 
@@ -72,7 +51,27 @@ async function withStore<T>(config: Config, task: (store: Awaited<ReturnType<typ
   }
 }
 
+/** `--help`, `-h`, `help [CMD]` and `CMD … --help`: the summary or the command's help; null when argv asks for none. */
+function helpFor(argv: string[]): string | null {
+  const [command, topic] = argv;
+  if (command === undefined) return null;
+  if (command === '--help' || command === '-h') return USAGE;
+  if (command === 'help') {
+    if (topic === undefined) return USAGE;
+    const help = commandHelp(topic);
+    if (!help) throw new UsageError(`no command ${topic}`);
+    return help;
+  }
+  if (argv.includes('--help') || argv.includes('-h')) return commandHelp(command);
+  return null;
+}
+
 async function run(argv: string[], out: (line: string) => void, config: () => Config, options: MainOptions): Promise<number> {
+  const help = helpFor(argv);
+  if (help !== null) {
+    out(help);
+    return 0;
+  }
   const [command, sub, ...rest] = argv;
   switch (command) {
     case 'serve': {
@@ -117,8 +116,9 @@ async function run(argv: string[], out: (line: string) => void, config: () => Co
         out(clientConfig(values.url ?? config().publicBaseUrl));
         return 0;
       }
-      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { url: { type: 'string' } }, 0);
-      await runMcpStdio(config, { apiKey: process.env[API_KEY_VARIABLE], url: values.url, watchParent: options.underNpm });
+      const { values } = parse([sub, ...rest].filter((a) => a !== undefined), { url: { type: 'string' }, toolsets: { type: 'string' } }, 0);
+      const toolsets = values.toolsets ?? process.env[TOOLSETS_VARIABLE];
+      await runMcpStdio(config, { apiKey: process.env[API_KEY_VARIABLE], url: values.url, toolsets, watchParent: options.underNpm });
       return -1; // serves until the client closes stdin
     }
     case 'orgs':

@@ -94,7 +94,17 @@ export function unreachableResult(message: string): CallToolResult {
   return errorResult({ status: 502, message });
 }
 
-export function resultOf(answer: ApiAnswer, request: ApiRequest): CallToolResult {
+/**
+ * The API's message with fields named as the tool's arguments: the route says query.limit,
+ * path.id or header.x-request-id where the tool's input is limit, id or idempotencyKey.
+ */
+export function argumentMessage(message: string, operation: Pick<ToolOperation, 'headerParams'>): string {
+  let named = message.replace(/\b(?:query|path)\.(?=[A-Za-z_])/g, '');
+  for (const { header, property } of operation.headerParams) named = named.replaceAll(`header.${header}`, property);
+  return named;
+}
+
+export function resultOf(answer: ApiAnswer, request: ApiRequest, operation: Pick<ToolOperation, 'headerParams'> = { headerParams: [] }): CallToolResult {
   const json = /^application\/(?:[\w.+-]+\+)?json\b/i.test(answer.contentType);
   if (answer.status >= 400) {
     let error: ErrorBody['error'];
@@ -107,7 +117,7 @@ export function resultOf(answer: ApiAnswer, request: ApiRequest): CallToolResult
     return errorResult({
       status: answer.status,
       ...(typeof error?.code === 'string' ? { code: error.code } : {}),
-      message: typeof error?.message === 'string' ? error.message : `${request.method} ${request.path} answered ${answer.status}`,
+      message: typeof error?.message === 'string' ? argumentMessage(error.message, operation) : `${request.method} ${request.path} answered ${answer.status}`,
       ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
     });
   }

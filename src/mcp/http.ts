@@ -18,8 +18,9 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { MCP_PATH, oauthUrls } from './oauth/urls.ts';
 import { originPolicy } from './origin.ts';
 import { injectSender } from './senders.ts';
-import { catalogOf, createMcpServer, type ToolCatalog } from './server.ts';
-import { toolsFromOpenApi } from './tools.ts';
+import { catalogCache, createMcpServer } from './server.ts';
+import { toolsFromOpenApi, type ApiTool } from './tools.ts';
+import { parseToolsets, ToolsetError } from './toolsets.ts';
 import type { OpenApiDocument } from './openapi-shape.ts';
 
 export { MCP_PATH };
@@ -57,9 +58,19 @@ export async function registerMcpHttp(app: Api, authenticator: Authenticator, ac
   const kinds: BearerKind[] = [apiKeyBearer(authenticator), accessTokenBearer(accessTokens.authenticator, (token) => accessTokens.accepts(token))];
   const send = injectSender(app, accessTokens);
   await app.register(oauthRoutes(urls));
-  let catalog: ToolCatalog | null = null;
+  let tools: ApiTool[] | null = null;
   // Built on first use: the document exists once every route is registered.
-  const tools = () => (catalog ??= catalogOf(toolsFromOpenApi(app.swagger() as OpenApiDocument)));
+  const allTools = () => (tools ??= toolsFromOpenApi(app.swagger() as OpenApiDocument));
+  const catalogFor = catalogCache(allTools);
+  const toolsetsOf = (request: FastifyRequest) => {
+    const { toolsets } = request.query as { toolsets?: unknown };
+    try {
+      return parseToolsets(typeof toolsets === 'string' ? toolsets : undefined, [...new Set(allTools().map((tool) => tool.toolset))]);
+    } catch (error) {
+      if (error instanceof ToolsetError) throw new ApiError(400, error.message);
+      throw error;
+    }
+  };
 
   async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!origins.allows(request.headers.origin)) throw new ApiError(403, `Origin ${request.headers.origin ?? ''} is not allowed to use ${MCP_PATH}; add it to MCP_ALLOWED_ORIGINS`);
@@ -92,7 +103,7 @@ export async function registerMcpHttp(app: Api, authenticator: Authenticator, ac
     async handler(request, reply) {
       const principal = request.mcpPrincipal;
       if (!principal) throw errors.unauthorized();
-      const server = createMcpServer(tools(), send, principal.credential);
+      const server = createMcpServer(catalogFor(toolsetsOf(request)), send, principal.credential);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       try {
         await server.connect(transport);

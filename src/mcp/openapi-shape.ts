@@ -12,6 +12,7 @@ export interface OpenApiParameter {
 
 export interface OpenApiOperation {
   operationId?: string;
+  tags?: string[];
   summary?: string;
   description?: string;
   parameters?: OpenApiParameter[];

@@ -18,6 +18,7 @@ import type { OpenApiDocument } from './openapi-shape.ts';
 import { fetchSender, injectSender, type ApiSender } from './senders.ts';
 import { catalogOf, createMcpServer } from './server.ts';
 import { toolsFromOpenApi } from './tools.ts';
+import { parseToolsets, ToolsetError } from './toolsets.ts';
 
 export const API_KEY_VARIABLE = 'SOCIALAPI_API_KEY';
 
@@ -26,6 +27,8 @@ export interface StdioOptions {
   apiKey: string | undefined;
   /** A running service to call instead of the store. */
   url?: string | undefined;
+  /** The toolsets to list, as --toolsets or SOCIALAPI_MCP_TOOLSETS give them; absent: the default set. */
+  toolsets?: string | undefined;
   watchParent?: boolean | undefined;
 }
 
@@ -98,7 +101,16 @@ export async function runMcpStdio(config: () => Config, options: StdioOptions): 
   const apiKey = options.apiKey?.trim();
   if (!apiKey) throw new StartupError(`set ${API_KEY_VARIABLE} to an API key (sk_…): the tools act as that key's organization`);
   const backend = options.url ? await remoteBackend(options.url, apiKey) : await localBackend(config(), apiKey);
-  const server = createMcpServer(catalogOf(toolsFromOpenApi(backend.doc)), backend.send, apiKey);
+  const tools = toolsFromOpenApi(backend.doc);
+  let choice;
+  try {
+    choice = parseToolsets(options.toolsets, [...new Set(tools.map((tool) => tool.toolset))]);
+  } catch (error) {
+    await backend.close();
+    if (error instanceof ToolsetError) throw new StartupError(error.message);
+    throw error;
+  }
+  const server = createMcpServer(catalogOf(tools, choice), backend.send, apiKey);
   const log = createLogger('info', process.stderr);
   let closed = false;
   const shutdown = async () => {

@@ -2,7 +2,9 @@
 // the tools are made from (test/mcp-tools-doc.test.ts fails when the committed file drifts).
 import { openApiDocument } from '../main/openapi.ts';
 import type { OpenApiDocument } from './openapi-shape.ts';
+import { PLATFORM_OPTIONS_TOOL } from './platform-options.ts';
 import { toolsFromOpenApi, type ApiTool } from './tools.ts';
+import { ALL_TOOLSETS, DEFAULT_TOOLSETS, TOOLSETS_VARIABLE } from './toolsets.ts';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
@@ -25,14 +27,18 @@ export function toolsMarkdown(tools: ApiTool[]): string {
     'a required one. **read** tools carry `readOnlyHint`; **write** tools (create, change, delete, send) carry',
     '`destructiveHint`. The full input schemas are in the `tools/list` answer. Setup: README, "MCP tool server".',
     '',
-    `${tools.length} tools.`,
+    `A client lists the toolsets it chooses: \`socialapi mcp --toolsets posts,inbox\` (or \`${TOOLSETS_VARIABLE}\`), \`/mcp?toolsets=posts,inbox\``,
+    `over HTTP, \`${ALL_TOOLSETS}\` for every tool. Without a choice: ${DEFAULT_TOOLSETS.join(', ')}. Tools take \`platformSpecificData\` by reference:`,
+    `\`${PLATFORM_OPTIONS_TOOL}\` (listed with posts) answers one platform's option schema.`,
     '',
-    '| tool | kind | operation | what it does | inputs |',
-    '|---|---|---|---|---|',
+    `${tools.length} tools, and \`${PLATFORM_OPTIONS_TOOL}\`.`,
+    '',
+    '| tool | toolset | kind | operation | what it does | inputs |',
+    '|---|---|---|---|---|---|',
   ];
   for (const tool of tools) {
     const summary = tool.description.replace(/\s*\((GET|POST|PUT|PATCH|DELETE) \/api\/v1\S*\)$/, '');
-    lines.push(`| \`${tool.name}\` | ${tool.annotations.readOnlyHint ? 'read' : 'write'} | ${tool.operation.method} ${cell(tool.operation.path)} | ${cell(summary)} | ${inputs(tool)} |`);
+    lines.push(`| \`${tool.name}\` | ${tool.toolset} | ${tool.annotations.readOnlyHint ? 'read' : 'write'} | ${tool.operation.method} ${cell(tool.operation.path)} | ${cell(summary)} | ${inputs(tool)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

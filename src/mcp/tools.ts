@@ -5,6 +5,9 @@
 import { inlineRefs } from './inline-refs.ts';
 import { toolName } from './names.ts';
 import { HTTP_METHODS, type JsonSchema, type OpenApiDocument, type OpenApiOperation } from './openapi-shape.ts';
+import { optionsByReference } from './platform-options.ts';
+import { HEADER_PROPERTIES, TOOL_NOTES } from './tool-notes.ts';
+import { toolsetOf } from './toolsets.ts';
 
 export interface ToolOperation {
   method: string;
@@ -31,18 +34,14 @@ export interface ToolAnnotations {
 export interface ApiTool {
   name: string;
   operationId: string;
+  /** The toolset that lists it (src/mcp/toolsets.ts). */
+  toolset: string;
   description: string;
   /** Closed: an argument the tool does not list is refused (callTool), as the API refuses unknown fields. */
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties: false };
   annotations: ToolAnnotations;
   operation: ToolOperation;
 }
-
-/**
- * Header parameters as tools name them: a name an agent reads as what it is for. Any other header
- * keeps its own name.
- */
-const HEADER_PROPERTIES: Record<string, string> = { 'x-request-id': 'idempotencyKey' };
 
 /** The tools of every operation of the document, in its order. */
 export function toolsFromOpenApi(doc: OpenApiDocument): ApiTool[] {
@@ -81,7 +80,7 @@ function toolFor(method: string, path: string, op: OpenApiOperation & { operatio
 
   const bodySchema = op.requestBody?.content?.['application/json']?.schema;
   if (bodySchema) {
-    const resolved = inlineRefs(bodySchema, components) as JsonSchema;
+    const resolved = optionsByReference(inlineRefs(bodySchema, components)) as JsonSchema;
     operation.bodyRequired = op.requestBody?.required ?? false;
     const fields = objectBody(resolved);
     if (fields) {
@@ -103,25 +102,30 @@ function toolFor(method: string, path: string, op: OpenApiOperation & { operatio
     const bodyField = param.in === 'query' && operation.body === 'fields' && param.name in properties;
     if (param.in === 'path') operation.pathParams.push(param.name);
     else if (param.in === 'query' && !bodyField) operation.queryParams.push(param.name);
-    const property = param.in === 'header' ? (HEADER_PROPERTIES[param.name] ?? param.name) : param.name;
+    // Header parameters as tools name them: a name an agent reads as what it is for; any other header keeps its own.
+    const header = param.in === 'header' ? HEADER_PROPERTIES[param.name] : undefined;
+    const property = param.in === 'header' ? (header?.property ?? param.name) : param.name;
     if (param.in === 'header') operation.headerParams.push({ header: param.name, property });
     if (bodyField) continue;
     if (param.in !== 'path' && property in properties) throw new Error(`${op.operationId}: ${param.in} parameter ${property} has the name of a body field`);
     const schema = inlineRefs(param.schema ?? {}, components) as JsonSchema;
-    properties[property] = param.description && !schema.description ? { ...schema, description: param.description } : schema;
+    const description = header?.description ?? (schema.description ? undefined : param.description);
+    properties[property] = description ? { ...schema, description } : schema;
     if (param.required || param.in === 'path') required.add(property);
     else required.delete(property);
   }
 
-  const readOnly = method === 'GET';
-  const summary = op.summary ?? op.operationId;
+  const note = TOOL_NOTES[op.operationId] ?? {};
+  const readOnly = note.readOnly ?? method === 'GET';
+  const summary = note.summary ?? op.summary ?? op.operationId;
   const description = [summary.endsWith('.') ? summary : `${summary}.`, op.description, `(${method} /api/v1${path})`].filter(Boolean).join(' ');
   return {
     name: toolName(op.operationId),
     operationId: op.operationId,
+    toolset: toolsetOf(op.tags, path),
     description,
     inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false },
-    annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
+    annotations: { readOnlyHint: readOnly, destructiveHint: method !== 'GET' && !readOnly },
     operation,
   };
 }
