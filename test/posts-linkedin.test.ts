@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { createLogger } from '../src/http/logging.ts';
+import { pollDueTargets } from '../src/modules/inbox/comment-poll-job.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { addLinkedInAccount } from './linkedin-support.ts';
@@ -236,6 +238,20 @@ for (const dialect of DIALECTS) {
       const removed = await t.request(`/api/v1/inbox/comments/${encodeURIComponent(made?.urn ?? '')}?accountId=${organization.id}`, { key, method: 'DELETE' });
       assert.ok(removed.status < 300, await removed.clone().text());
       assert.equal(t.sandbox.linkedin.comments.get(made?.urn ?? '')?.deleted, true);
+    });
+
+    test('comments on organization posts are polled into the inbox: comment.received once, not for the account\'s own', async () => {
+      const organization = await addLinkedInAccount(t, org, 'organization');
+      const post = await publishNow([{ accountId: organization.id, platformSpecificData: { firstComment: 'Ours' } }], 'Polled for comments');
+      const urn = post.targets[0]?.platformPostId ?? '';
+      await fetch(`${t.url}/sandbox/_sandbox/linkedin/comments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postId: urn, text: 'Lovely \\(really\\)', from: 'Poller' }) });
+      const context = { signal: new AbortController().signal, log: createLogger('silent') };
+      await pollDueTargets(t.runtime.deps, context);
+      await t.runtime.deps.store.db.updateTable('post_targets').set({ comment_poll_at: null }).where('platform_post_id', '=', urn).execute();
+      await pollDueTargets(t.runtime.deps, context);
+      const events = await t.runtime.deps.store.db.selectFrom('events').selectAll().where('organization_id', '=', org).where('type', '=', 'comment.received').execute();
+      const ours = events.map((e) => JSON.parse(e.data) as { accountId: string; comment: { text: string } }).filter((e) => e.accountId === organization.id);
+      assert.deepEqual(ours.map((e) => e.comment.text), ['Lovely (really)']);
     });
   });
 }

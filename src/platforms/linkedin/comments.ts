@@ -10,6 +10,8 @@ import { urnPath, type LinkedInApi } from './api.ts';
 import { isOrganization } from './features.ts';
 import { escapeLittleText, readLittleText } from './little-text.ts';
 
+/** LinkedIn pages hold at most 100 elements. */
+const MAX_COUNT = 100;
 const COMMENT_URN = /^urn:li:comment:\((urn:li:(?:activity|share|ugcPost):\d+),(\d+)\)$/;
 
 function organizationOnly(account: AccountCredentials): void {
@@ -36,7 +38,8 @@ export function linkedinComments(api: LinkedInApi): { reader: CommentReader; wri
       async list(account, postUrn, page) {
         organizationOnly(account);
         const start = Number(page.after ?? 0);
-        const body = await api.restJson({ path: `/socialActions/${urnPath(postUrn)}/comments`, token: account.accessToken, query: { start, count: page.limit } });
+        const count = Math.min(page.limit, MAX_COUNT);
+        const body = await api.restJson({ path: `/socialActions/${urnPath(postUrn)}/comments`, token: account.accessToken, query: { start, count } });
         const elements = list(body.elements).map(obj);
         const comments = elements.map(
           (c): PlatformComment => ({
@@ -52,7 +55,7 @@ export function linkedinComments(api: LinkedInApi): { reader: CommentReader; wri
             isOwn: text(c.actor) === account.platformUserId,
           }),
         );
-        return { comments, after: elements.length === page.limit ? String(start + page.limit) : null };
+        return { comments, after: elements.length === count ? String(start + count) : null };
       },
     },
     writer: {

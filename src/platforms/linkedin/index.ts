@@ -82,6 +82,8 @@ export const linkedinPlatform: PlatformDefinition<'linkedin', LinkedInSettings> 
   apps: [{ name: 'linkedin', idVar: 'LINKEDIN_CLIENT_ID', secretVar: 'LINKEDIN_CLIENT_SECRET', sandbox: { clientId: 'sandbox-linkedin-client', clientSecret: 'sandbox-linkedin-secret' } }],
   settings: (read) => ({ version: read.text('LINKEDIN_VERSION') ?? DEFAULT_LINKEDIN_VERSION, organizations: read.flag('LINKEDIN_ORGANIZATIONS', read.sandbox) }),
   adapter: linkedinAdapter,
+  // No comment webhooks for these apps: organization posts' comments are polled (DESIGN, Comments and inbox).
+  pollComments: true,
   publishing: { data: LinkedInData, options: LinkedInOptions, validate: validateLinkedIn, media: linkedinMedia },
   // Tuesday to Thursday, 12 to 15 UTC (DESIGN "More platforms", Analytics).
   bestTime: [
