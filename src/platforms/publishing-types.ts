@@ -59,9 +59,14 @@ export interface Publisher<O> {
   publish(request: PublishRequest<O>): Promise<PublishOutcome>;
 }
 
+/** What an edit made when the platform gives the edited post a new id (X): the target takes it. */
+export interface EditedPost {
+  platformPostId: string;
+}
+
 export interface PostEditor {
-  /** Replaces the text of the live post. */
-  edit(account: AccountCredentials, platformPostId: string, content: string): Promise<void>;
+  /** Replaces the text of the live post; a platform whose edits make a new post answers its id. */
+  edit(account: AccountCredentials, platformPostId: string, content: string): Promise<void | EditedPost>;
 }
 
 export interface PostRemover {

@@ -11,7 +11,7 @@ import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { apiError, errors } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { AccountCredentials, Platforms } from '../../platforms/types.ts';
+import type { AccountCredentials, EditedPost, Platforms } from '../../platforms/types.ts';
 import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
 import type { Caller } from '../keys/service.ts';
@@ -30,7 +30,7 @@ export interface ChangedTarget {
 }
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
-type Call = (credentials: AccountCredentials, platformPostId: string) => Promise<void>;
+type Call = (credentials: AccountCredentials, platformPostId: string) => Promise<void | EditedPost>;
 
 const NAMES: Record<PublishedOperation['kind'], string> = { edit: 'editing a published post', unpublish: 'unpublishing a post', comments: 'changing comment settings' };
 
@@ -97,7 +97,14 @@ export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: 
     const call = callFor(ops, target.platform, operation);
     const platformPostId = target.platform_post_id ?? '';
     if (!row || !call) continue;
-    await callPlatform(deps, row, (credentials) => call(credentials, platformPostId));
+    const made = await callPlatform(deps, row, (credentials) => call(credentials, platformPostId));
+    if (made && made.platformPostId !== platformPostId) {
+      // The edit is a new post (X): the target now names it, and its link follows the id.
+      const url = target.url === null ? null : target.url.split(platformPostId).join(made.platformPostId);
+      await tenant.updateTable('post_targets').set({ platform_post_id: made.platformPostId, url, updated_at: deps.clock.now() }).where('id', '=', target.id).execute();
+      changed.push({ targetId: target.id, accountId: target.account_id, platform: target.platform, platformPostId: made.platformPostId });
+      continue;
+    }
     changed.push({ targetId: target.id, accountId: target.account_id, platform: target.platform, platformPostId });
   }
   return changed;
