@@ -137,6 +137,28 @@ for (const dialect of DIALECTS) {
       assert.equal(limit.status, 400);
     });
 
+    test('edit within 30 minutes: a new post on X whose id and link the target takes; polls and late edits are refused', async () => {
+      const acc = await addXAccount(t, org);
+      const { post, target } = await publish(acc.id, {});
+      const oldId = target?.platformPostId ?? '';
+      const edit = (id: string, content: string) => t.request(`/api/v1/posts/${id}/edit`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+      const res = await edit(post.id, 'Fresh bread, edited');
+      assert.equal(res.status, 200, await res.clone().text());
+      const [changed] = ((await res.json()) as { targets: Array<{ platformPostId: string }> }).targets;
+      assert.ok(changed && changed.platformPostId !== oldId);
+      const after = (await settled(t, key, post.id)).targets[0];
+      assert.equal(after?.platformPostId, changed.platformPostId);
+      assert.ok(after?.url?.endsWith(`/status/${changed.platformPostId}`), after?.url ?? '');
+      assert.deepEqual(t.sandbox.x.posts.get(changed.platformPostId)?.editHistory, [oldId, changed.platformPostId]);
+      const poll = await publish(acc.id, { poll: { options: ['a', 'b'], durationMinutes: 60 } });
+      assert.equal((await edit(poll.post.id, 'no')).status, 400);
+      // X's clock decides the edit window.
+      t.sandbox.clock.advance(31 * 60_000);
+      const late = await edit(post.id, 'too late');
+      assert.equal(late.status, 400);
+      assert.match(((await late.json()) as { error: { message: string } }).error.message, /30-minute edit window/);
+    });
+
     test('every rule is a 400 naming the field; other platforms’ keys are warnings', async () => {
       const acc = await addXAccount(t, org);
       const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -191,7 +213,7 @@ for (const dialect of DIALECTS) {
         assert.ok(t.sandbox.journal.list({ host: 'api.x.com', path: '/2/tweets' }).some((e) => e.status === 429), 'X answered 429');
         assert.ok((row.next_attempt_at ?? 0) - clock.now() > 10 * 60_000, `retry ${String((row.next_attempt_at ?? 0) - clock.now())} ms on`);
         t.sandbox.updateSettings({ x: { postsPer15Min: 100 } });
-        clock.offset += 16 * 60_000;
+        clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
         const done = await settled(t, key, id);
         assert.equal(done.status, 'published', JSON.stringify(done));
       } finally {

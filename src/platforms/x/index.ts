@@ -12,7 +12,7 @@ import { xBody, xTokenBody } from './errors.ts';
 import { xInsights } from './insights.ts';
 import { xMedia } from './media-rules.ts';
 import { XData, XOptions } from './options.ts';
-import { xPostRemover } from './published.ts';
+import { xPostEditor, xPostRemover } from './published.ts';
 import { xPublisher } from './publish.ts';
 import { validateX } from './validate.ts';
 
@@ -95,6 +95,7 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     // X reports no remaining posts: with X_DAILY_POST_LIMIT the service counts them itself.
     ...(settings.dailyPostLimit > 0 ? { countedLimit: { allowed: settings.dailyPostLimit, windowHours: 24 } } : {}),
     publisher: xPublisher(ctx.http, ctx.media, { reads: settings.reads }),
+    editor: xPostEditor(ctx.http),
     remover: xPostRemover(ctx.http),
     postInsights: xInsights(ctx.http, settings.reads),
   };

@@ -1,16 +1,32 @@
-// Deleting a live x post (platforms/x.md §5): `DELETE /2/tweets/{id}`, answered {data:{deleted:true}};
-// a post already gone answers 404 (`invalid`: nothing left to delete).
+// A live x post (platforms/x.md §5, §8): deleting it, `DELETE /2/tweets/{id}` answered
+// {data:{deleted:true}} (a post already gone answers 404: `invalid`); editing it, `POST /2/tweets`
+// with edit_options.previous_post_id, within 30 minutes and 5 times, never a poll (X refuses,
+// and says why) — each edit is a new post whose id the target takes.
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import { obj } from '../json.ts';
-import type { PostRemover } from '../types.ts';
+import { obj, str } from '../json.ts';
+import type { PostEditor, PostRemover } from '../types.ts';
 import { xBody } from './errors.ts';
+import { weightedLength, X_TEXT_MAX } from './weighted-length.ts';
 
 export function xPostRemover(http: PlatformHttp): PostRemover {
   return {
     async unpublish(account, postId) {
       const body = xBody(await http.send('x', { method: 'DELETE', url: `https://api.x.com/2/tweets/${encodeURIComponent(postId)}`, bearer: account.accessToken }));
       if (obj(body.data).deleted !== true) throw new PlatformError('transient', 'X did not confirm the delete', { platform: 'x' });
+    },
+  };
+}
+
+export function xPostEditor(http: PlatformHttp): PostEditor {
+  return {
+    async edit(account, postId, content) {
+      const length = weightedLength(content);
+      if (length > X_TEXT_MAX) throw new PlatformError('invalid', `content: ${length} weighted characters, X allows ${X_TEXT_MAX}`, { platform: 'x' });
+      const body = xBody(await http.send('x', { method: 'POST', url: 'https://api.x.com/2/tweets', bearer: account.accessToken, json: { text: content, edit_options: { previous_post_id: postId } } }));
+      const id = str(obj(body.data).id);
+      if (!id) throw new PlatformError('transient', 'X answered the edit without an id', { platform: 'x' });
+      return { platformPostId: id };
     },
   };
 }

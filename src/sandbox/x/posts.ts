@@ -138,8 +138,8 @@ function editable(ctx: RouteContext, id: string, userId: string, now: number): X
   if (post.authorId !== userId) throw notAuthorizedForResource('You are not permitted to edit this post.');
   if (post.editHistory.at(-1) !== post.id) throw invalidRequest('edit_options.previous_post_id', 'only the latest version of a post can be edited');
   if (post.poll) throw invalidRequest('edit_options.previous_post_id', 'posts with polls cannot be edited');
-  if (now > first.createdAt + EDIT_WINDOW_MS) throw forbidden('This post can no longer be edited: the 30-minute edit window has passed.');
-  if (post.editsRemaining <= 0) throw forbidden('This post has no edits left.');
+  if (now > first.createdAt + EDIT_WINDOW_MS) throw invalidRequest('edit_options.previous_post_id', 'This post can no longer be edited: the 30-minute edit window has passed.');
+  if (post.editsRemaining <= 0) throw invalidRequest('edit_options.previous_post_id', 'This post has no edits left.');
   return post;
 }
 
