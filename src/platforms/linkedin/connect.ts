@@ -114,7 +114,8 @@ export function linkedinConnector(ctx: PlatformContext, api: LinkedInApi): OAuth
     authorizeUrl({ state, redirectUri }) {
       const app = requireApp(ctx.apps, 'linkedin');
       const url = new URL(`${LINKEDIN_WWW}/oauth/v2/authorization`);
-      url.search = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: redirectUri, state, scope: scopesAsked(api.settings.organizations).join(' ') }).toString();
+      // Scopes space-separated, the spaces as %20 (LinkedIn's documented form) rather than '+'.
+      url.search = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: redirectUri, state, scope: scopesAsked(api.settings.organizations).join(' ') }).toString().replace(/\+/g, '%20');
       return ctx.http.browserUrl(url.toString());
     },
     async complete({ code, redirectUri, now }) {
