@@ -78,6 +78,37 @@ for (const dialect of DIALECTS) {
       assert.equal(lookup?.path, `/2/tweets/${postId}`);
     });
 
+    test('comments: replies listed from search/recent, answered, hidden, liked; own replies deleted', async () => {
+      const acc = await addXAccount(t, org);
+      const res = await publish(acc.id, `Talk to us ${acc.id}`);
+      const post = await settled(t, key, res.body.post.id);
+      const postId = post.targets[0]?.platformPostId ?? '';
+      const control = (body: unknown) => t.request('/sandbox/_sandbox/x/replies', { method: 'POST', headers: json, body: JSON.stringify(body) });
+      const first = (await (await control({ postId, text: 'Open on Sunday?', from: { username: 'hungry_fan' } })).json()) as { id: string };
+      await control({ postId: first.id, text: 'Asking too', from: { username: 'second_fan' } });
+      // GET /inbox/comments lists only instagram, facebook and threads (a fixed list in comments/service.ts); the post's comments list every reader.
+      const listed = await t.request(`/api/v1/posts/${post.id}/comments`, { key });
+      assert.equal(listed.status, 200, await listed.clone().text());
+      const comments = ((await listed.json()) as { comments: Array<{ id: string; text: string; username: string; parentId: string | null }> }).comments;
+      assert.deepEqual(comments.map((c) => [c.text, c.username, c.parentId]), [['Open on Sunday?', 'hungry_fan', null], ['Asking too', 'second_fan', first.id]]);
+      const search = t.sandbox.journal.list({ host: 'api.x.com', path: '/2/tweets/search/recent' }).at(-1);
+      assert.equal(search?.query.query, `conversation_id:${postId}`);
+
+      const send = (path: string, method: string, body: unknown) => t.request(path, { key, method, headers: json, body: JSON.stringify(body) });
+      const replied = await send(`/api/v1/inbox/comments/${first.id}/reply`, 'POST', { accountId: acc.id, text: 'Yes, 9 to 1' });
+      assert.equal(replied.status, 200, await replied.clone().text());
+      const replyId = ((await replied.json()) as { comment?: { id: string }; id?: string }).comment?.id ?? '';
+      const sent = t.sandbox.journal.list({ host: 'api.x.com', path: '/2/tweets', method: 'POST' }).at(-1);
+      assert.deepEqual(sent?.body, { text: 'Yes, 9 to 1', reply: { in_reply_to_tweet_id: first.id } });
+      assert.equal((await send(`/api/v1/inbox/comments/${first.id}/hide`, 'POST', { accountId: acc.id })).status, 200);
+      assert.equal(t.sandbox.x.posts.get(first.id)?.hidden, true);
+      assert.equal((await send(`/api/v1/inbox/comments/${first.id}/like`, 'POST', { accountId: acc.id })).status, 200);
+      assert.deepEqual(t.sandbox.x.posts.get(first.id)?.likedBy, [acc.userId]);
+      const ownId = replyId || [...t.sandbox.x.posts.values()].find((p) => p.text === 'Yes, 9 to 1')?.id || '';
+      assert.equal((await t.request(`/api/v1/inbox/comments/${ownId}?accountId=${acc.id}`, { key, method: 'DELETE' })).status, 200);
+      assert.equal(t.sandbox.x.posts.get(ownId)?.deleted, true);
+    });
+
     test('best time without data of the account: weekdays 13–16 UTC', async () => {
       const acc = await addXAccount(t, org);
       const res = await t.request(`/api/v1/analytics/best-time?accountId=${acc.id}`, { key });

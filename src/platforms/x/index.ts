@@ -8,6 +8,7 @@ import type { PlatformDefinition } from '../definition.ts';
 import { scopesOf } from '../features.ts';
 import { numberOf, obj, str, type Json } from '../json.ts';
 import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
+import { xComments } from './comments.ts';
 import { xBody, xTokenBody } from './errors.ts';
 import { xInsights } from './insights.ts';
 import { xMedia } from './media-rules.ts';
@@ -56,6 +57,7 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     const me = obj(xBody(await ctx.http.send('x', { url: `${API}/users/me`, query: { 'user.fields': 'id,name,username,profile_image_url,verified' }, bearer: token })).data);
     return { platformUserId: str(me.id) ?? '', username: str(me.username), displayName: str(me.name), avatarUrl: str(me.profile_image_url), metadata: {} };
   };
+  const comments = xComments(ctx.http, settings.reads);
   return {
     platform: 'x',
     connectors: [
@@ -98,6 +100,11 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     editor: xPostEditor(ctx.http),
     remover: xPostRemover(ctx.http),
     postInsights: xInsights(ctx.http, settings.reads),
+    commentReader: comments.reader,
+    commentWriter: comments.writer,
+    commentHider: comments.hider,
+    commentLiker: comments.liker,
+    commentRemover: comments.remover,
   };
 }
 

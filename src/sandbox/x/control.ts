@@ -1,9 +1,11 @@
 // Control-API routes of the x module (`/_sandbox/x/…`, JSON): `POST /_sandbox/x/metrics
 // {postId, impressions?, likes?, replies?, reposts?, quotes?, bookmarks?, urlLinkClicks?,
-// profileClicks?, videoViews?}` sets a post's counts, which the reads answer as its metrics.
+// profileClicks?, videoViews?}` sets a post's counts, which the reads answer as its metrics;
+// `POST /_sandbox/x/replies {postId, text, from?: {username}}` makes a person reply.
 import type { FastifyInstance } from 'fastify';
 import { ControlError, obj } from '../core/control.ts';
 import type { SandboxState } from '../core/state.ts';
+import { personReplies } from './conversation.ts';
 
 export function registerXControl(app: FastifyInstance, state: SandboxState): void {
   app.post('/_sandbox/x/metrics', (req) => {
@@ -18,5 +20,17 @@ export function registerXControl(app: FastifyInstance, state: SandboxState): voi
     }
     state.changed();
     return { ok: true, postId: post.id, metrics: post.metrics };
+  });
+  app.post('/_sandbox/x/replies', (req) => {
+    const body = obj(req.body);
+    const from = obj(body.from);
+    if (typeof body.postId !== 'string' || typeof body.text !== 'string' || !body.text) throw new ControlError('postId and text: required');
+    try {
+      const reply = personReplies(state, { postId: body.postId, text: body.text, username: typeof from.username === 'string' ? from.username : undefined });
+      state.changed();
+      return { id: reply.id, postId: body.postId, text: reply.text };
+    } catch (error) {
+      throw new ControlError(error instanceof Error ? error.message : String(error));
+    }
   });
 }

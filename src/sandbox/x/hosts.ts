@@ -1,6 +1,7 @@
 // x.com (the consent page) and api.x.com (tokens, users, posts, media).
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
+import { hideReply, like, searchRecent, unlike } from './conversation.ts';
 import { xHostErrors } from './errors.ts';
 import { xConsent, xRevoke, xToken } from './login.ts';
 import { append, finalize, initialize, metadata, oneShot, status } from './media.ts';
@@ -18,6 +19,10 @@ export function xHosts(): Host[] {
     .get('/2/users/me', me)
     .get('/2/users/:id/tweets', userPosts)
     .post('/2/tweets', createPost)
+    .get('/2/tweets/search/recent', searchRecent)
+    .put('/2/tweets/:id/hidden', hideReply)
+    .post('/2/users/:id/likes', like)
+    .delete('/2/users/:id/likes/:tweet_id', unlike)
     .get('/2/tweets/:id', lookupPost)
     .delete('/2/tweets/:id', deletePost)
     .post('/2/media/upload/initialize', initialize)

@@ -87,6 +87,8 @@ export function createPost(ctx: RouteContext): unknown {
     madeWithAi: body.made_with_ai === true,
     paidPartnership: body.paid_partnership === true,
     deleted: false,
+    hidden: false,
+    likedBy: [],
     metrics: { impressions: 0, likes: 0, replies: 0, reposts: 0, quotes: 0, bookmarks: 0, urlLinkClicks: 0, profileClicks: 0, videoViews: 0 },
   };
   for (const mediaId of mediaIds) {

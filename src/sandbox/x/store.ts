@@ -30,6 +30,10 @@ export interface XPost {
   madeWithAi: boolean;
   paidPartnership: boolean;
   deleted: boolean;
+  /** Hidden by the conversation's author (PUT /2/tweets/{id}/hidden). */
+  hidden: boolean;
+  /** Users who like it. */
+  likedBy: string[];
   metrics: { impressions: number; likes: number; replies: number; reposts: number; quotes: number; bookmarks: number; urlLinkClicks: number; profileClicks: number; videoViews: number };
 }
 
