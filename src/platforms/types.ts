@@ -98,6 +98,8 @@ export function metaString(metadata: Record<string, unknown>, key: string): stri
 export interface OAuthConnector {
   /** The login flavour (`instagram` has `instagram` and `facebook`); stored in account metadata. */
   readonly flavour: string;
+  /** Errors the platform's authorize page sends back when the person cancels, beside OAuth's `access_denied` (LinkedIn: `user_cancelled_authorize`). */
+  readonly cancelErrors?: readonly string[];
   /**
    * PKCE (RFC 7636, S256): the service makes a verifier per connection, keeps it sealed with the
    * state, passes its challenge to authorizeUrl and the verifier to complete.

@@ -71,7 +71,8 @@ export function connectCallback(api: Api): void {
       };
       if (error || !code) {
         // OAuth's access_denied is the person's cancel; another error of the platform's is passed on as it is.
-        if (error === 'access_denied') return finish(reply, claimed.redirect_url, connectFailed('access_denied', `The ${platform} consent was cancelled; nothing was connected.`));
+        const cancels = deps.platforms.of(platform)?.connectors.find((c) => c.flavour === claimed.flavour)?.cancelErrors ?? [];
+        if (error === 'access_denied' || (error !== undefined && cancels.includes(error))) return finish(reply, claimed.redirect_url, connectFailed('access_denied', `The ${platform} consent was cancelled; nothing was connected.`));
         const message = `${platform} did not return an authorization code.`;
         return finish(reply, claimed.redirect_url, error !== undefined ? { kind: 'failed', error, message } : connectFailed('invalid_request', message));
       }
