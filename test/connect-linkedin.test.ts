@@ -173,6 +173,14 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test("cancelling on LinkedIn's consent page reaches the client as access_denied", async () => {
+      const walk = await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT }, { decision: 'deny' });
+      assert.equal(walk.callbackUrl.searchParams.get('error'), 'user_cancelled_authorize');
+      assert.equal(walk.response.status, 302);
+      assert.equal(walk.location?.searchParams.get('error'), 'access_denied');
+      assert.equal(walk.location?.searchParams.get('accountId'), null);
+    });
+
     test('an expired member token: health marks the account needs_reconnect', async () => {
       const member = solo();
       const id = (await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT }, { subject: member.id })).location?.searchParams.get('accountId') ?? '';

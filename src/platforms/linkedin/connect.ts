@@ -111,6 +111,8 @@ function organizationAccount(member: Member, organization: Organization, token: 
 export function linkedinConnector(ctx: PlatformContext, api: LinkedInApi): OAuthConnector {
   return {
     flavour: 'linkedin',
+    // LinkedIn's refusals (linkedin.md §2): the person cancelled the consent or the sign-in.
+    cancelErrors: ['user_cancelled_authorize', 'user_cancelled_login'],
     authorizeUrl({ state, redirectUri }) {
       const app = requireApp(ctx.apps, 'linkedin');
       const url = new URL(`${LINKEDIN_WWW}/oauth/v2/authorization`);
