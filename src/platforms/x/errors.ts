@@ -22,7 +22,7 @@ export const PROBLEM_TYPES: Readonly<Record<string, PlatformErrorKind>> = {
 export const DUPLICATE_DETAIL = 'You are not allowed to create a Tweet with duplicate content.';
 
 /** Statuses when the type says nothing more; any other 4xx is `permanent`, any 5xx `transient`. */
-const STATUSES: Readonly<Record<number, PlatformErrorKind>> = {
+export const STATUSES: Readonly<Record<number, PlatformErrorKind>> = {
   400: 'invalid',
   401: 'auth',
   // about:blank 403: the token lacks a scope the call needs.
