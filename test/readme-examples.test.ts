@@ -11,7 +11,7 @@ import { DIALECTS, skipReason } from './harness/databases.ts';
 import { bash, readmeExamples } from './harness/readme.ts';
 import { waitFor } from './harness/wait.ts';
 
-const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok'] as const;
+const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin'] as const;
 
 interface PostBody {
   post: { id: string; status: string; targets: Array<{ platform: string; status: string; platformPostId: string | null; url: string | null; error: string | null; warnings: unknown[] }> };
@@ -22,6 +22,16 @@ test('README marks a setup block and one POST /api/v1/posts example per platform
   const names = [...readmeExamples().keys()].filter((name) => !/^(comments|ads|analytics|whatsapp|dashboard)/.test(name));
   assert.deepEqual(names.sort(), ['setup', ...PLATFORMS].sort());
 });
+
+/** Selects the option named `name` of a pending connection; the account id it connected. */
+async function selectOption(t: TestApp, key: string, pendingId: string, name: string): Promise<string | undefined> {
+  const pending = (await (await t.request(`/api/v1/connect/pending/${pendingId}`, { key })).json()) as { pending: { options: Array<{ id: string; name: string }> } };
+  const option = pending.pending.options.find((o) => o.name === name);
+  assert.ok(option, `${name} is offered: ${JSON.stringify(pending)}`);
+  const selected = await t.request(`/api/v1/connect/pending/${pendingId}/select`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ optionIds: [option.id] }) });
+  const body = (await selected.json()) as { accounts?: Array<{ id: string }> };
+  return body.accounts?.[0]?.id;
+}
 
 for (const dialect of DIALECTS) {
   describe(`README first posts [${dialect}]`, { skip: skipReason(dialect) }, () => {
@@ -35,7 +45,9 @@ for (const dialect of DIALECTS) {
       const books = [...t.sandbox.people.pages.values()].find((page) => page.name === 'Sandbox Books')?.id ?? '';
       for (const platform of PLATFORMS) {
         const walk = await walkConnect(t, key, platform, { redirectUrl: CLIENT_REDIRECT }, platform === 'facebook' ? { untick: [books] } : {});
-        const accountId = walk.location?.searchParams.get('accountId');
+        // As the README says: linkedin's consent ends in a choice, where "Sandbox Bakery" is selected.
+        const pendingId = platform === 'linkedin' ? walk.location?.searchParams.get('pendingId') : null;
+        const accountId = pendingId ? await selectOption(t, key, pendingId, 'Sandbox Bakery') : walk.location?.searchParams.get('accountId');
         assert.ok(accountId, `${platform} connected: ${walk.location?.toString() ?? (await walk.response.text())}`);
         accounts[platform] = accountId;
       }
