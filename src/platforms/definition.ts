@@ -1,7 +1,8 @@
 // A platform's definition: everything the service knows about one platform, exported by its
-// folder's index.ts and listed once in registry.ts. The adapter (connect, publish, comments,
-// insights …) is built from the shared context and the platform's own settings at start; the rest is static knowledge the API
-// reads without a platform call: how posts to it are described, validated and media-checked
+// folder's index.ts and listed once in registry.ts (docs/adding-a-platform.md). The adapter
+// (connect, publish, comments, insights …) is built from the shared context and the platform's
+// own settings at start; the rest is static knowledge the API reads without a platform call: its
+// names, apps and settings, how posts to it are described, validated and media-checked
 // (`publishing`, absent for a platform posts cannot target) and its best-time defaults.
 import type { TObject, TSchema } from 'typebox';
 import type { PlatformContext } from './context.ts';
