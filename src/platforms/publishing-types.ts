@@ -70,8 +70,11 @@ export interface PostEditor {
 }
 
 export interface PostRemover {
-  /** Deletes the live post on the platform. */
-  unpublish(account: AccountCredentials, platformPostId: string): Promise<void>;
+  /**
+   * Deletes the live post on the platform. `progress` is what the publisher stored for the target
+   * (a chain's other ids: X thread items and first comment), for removers that delete those too.
+   */
+  unpublish(account: AccountCredentials, platformPostId: string, progress?: PublishProgress): Promise<void>;
 }
 
 export interface CommentsSwitch {

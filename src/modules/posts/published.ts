@@ -11,7 +11,7 @@ import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { apiError, errors } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { AccountCredentials, EditedPost, Platforms } from '../../platforms/types.ts';
+import type { AccountCredentials, EditedPost, Platforms, PublishProgress } from '../../platforms/types.ts';
 import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform, reconnectRequired } from '../accounts/platform-call.ts';
 import type { Caller } from '../keys/service.ts';
@@ -30,7 +30,7 @@ export interface ChangedTarget {
 }
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
-type Call = (credentials: AccountCredentials, platformPostId: string) => Promise<void | EditedPost>;
+type Call = (credentials: AccountCredentials, platformPostId: string, progress: PublishProgress) => Promise<void | EditedPost>;
 
 const NAMES: Record<PublishedOperation['kind'], string> = { edit: 'editing a published post', unpublish: 'unpublishing a post', comments: 'changing comment settings' };
 
@@ -44,7 +44,7 @@ function callFor(platforms: Platforms, platform: string, operation: PublishedOpe
     }
     case 'unpublish': {
       const remover = adapter?.remover;
-      return remover ? (credentials, id) => remover.unpublish(credentials, id) : null;
+      return remover ? (credentials, id, progress) => remover.unpublish(credentials, id, progress) : null;
     }
     case 'comments': {
       const target = adapter?.commentsSwitch;
@@ -78,6 +78,16 @@ function selectTargets(targets: PostTargetRow[], ops: Platforms, operation: Publ
   return published;
 }
 
+/** What the publisher stored for the target ({} when unreadable). */
+function progressOf(json: string): PublishProgress {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as PublishProgress) : {};
+  } catch {
+    return {};
+  }
+}
+
 export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: Caller, postId: string, operation: PublishedOperation, accountId?: string): Promise<ChangedTarget[]> {
   const found = await findPost(tenant, postId);
   if (!found) throw errors.notFound('Post');
@@ -97,7 +107,7 @@ export async function runPublishedOperation(deps: Deps, tenant: Tenant, caller: 
     const call = callFor(ops, target.platform, operation);
     const platformPostId = target.platform_post_id ?? '';
     if (!row || !call) continue;
-    const made = await callPlatform(deps, row, (credentials) => call(credentials, platformPostId));
+    const made = await callPlatform(deps, row, (credentials) => call(credentials, platformPostId, progressOf(target.progress)));
     if (made && made.platformPostId !== platformPostId) {
       // The edit is a new post (X): the target now names it, and its link follows the id.
       const url = target.url === null ? null : target.url.split(platformPostId).join(made.platformPostId);
