@@ -58,6 +58,21 @@ for (const dialect of DIALECTS) {
       assert.equal(call?.path, `/2/tweets/${postId}`);
     });
 
+    test('unpublishing a thread deletes every item and the first comment, the first post last', async () => {
+      const acc = await addXAccount(t, org);
+      const res = await createPost(t, key, { content: 'thread', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: { threadItems: [{ content: `A ${acc.id}` }, { content: `B ${acc.id}` }], firstComment: `C ${acc.id}` } }] });
+      const post = await settled(t, key, res.body.post.id);
+      const mine = () => [...t.sandbox.x.posts.values()].filter((p) => p.authorId === acc.userId);
+      assert.equal(mine().length, 3);
+      const before = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const gone = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key, method: 'POST', headers: json, body: '{}' });
+      assert.equal(gone.status, 200, await gone.clone().text());
+      assert.ok(mine().every((p) => p.deleted));
+      const deletes = t.sandbox.journal.list({ host: 'api.x.com', method: 'DELETE', after: before }).map((e) => e.path);
+      assert.equal(deletes.length, 3);
+      assert.equal(deletes.at(-1), `/2/tweets/${post.targets[0]?.platformPostId ?? ''}`);
+    });
+
     test('post analytics map X metrics onto ours (views, likes, comments, reposts, quotes, saves, clicks)', async () => {
       const acc = await addXAccount(t, org);
       const res = await publish(acc.id, `Measured ${acc.id}`);
