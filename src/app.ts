@@ -13,6 +13,7 @@ import { registerStrictInput } from './http/strict-input.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
+import { registerFrontPage } from './http/front-page.ts';
 import { registerProbes } from './http/probes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   );
   // The same operations as MCP tools, at /mcp, and its OAuth endpoints (src/mcp/http.ts).
   await registerMcpHttp(app, authenticator, accessTokens, limiter);
+  registerFrontPage(app, dashboard.prefix);
   await app.ready();
   return app;
 }

@@ -223,7 +223,6 @@ interface Entry {
 // Fastify's and its plugins' client errors, in the service's words: their own messages may
 // carry the input (the whole path, the Content-Type), so none is passed through.
 const FRAMEWORK_ERRORS: Record<string, Entry> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: ERROR_CODES.payload_too_large.status, message: 'body: request body is too large', code: 'payload_too_large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: empty, but Content-Type is application/json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: malformed JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
@@ -231,6 +230,18 @@ const FRAMEWORK_ERRORS: Record<string, Entry> = {
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: `path: a parameter is longer than ${MAX_PARAM_LENGTH} characters` },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Content-Type: not multipart/form-data' },
 };
+
+/** 1048576 → "1 MiB", 1536 → "1.5 KiB". */
+export function readableBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit] ?? 'bytes'}`;
+}
 
 /** A media type is shown back only when it is a plain one ("text/plain"), never other text. */
 function shownMediaType(header: string | undefined): string {
@@ -242,6 +253,11 @@ function shownMediaType(header: string | undefined): string {
 function frameworkEntry(error: FastifyError, request: FastifyRequest): Entry | null {
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, message: `${shownMediaType(request.headers['content-type'])} is not supported here; send application/json` };
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    // The limit is the route's own (a JSON body is 1 MiB unless the route says more).
+    const limit = request.routeOptions.bodyLimit;
+    return { status: ERROR_CODES.payload_too_large.status, message: `body: request body is larger than the limit of ${limit} bytes (${readableBytes(limit)})`, code: 'payload_too_large' };
   }
   const entry = FRAMEWORK_ERRORS[error.code];
   if (entry) return entry;
@@ -280,7 +296,15 @@ export function handleFrameworkError(error: FastifyError, request: FastifyReques
 // A path the client sent is shown back only when it is short and plain.
 const PLAIN_PATH = /^[A-Za-z0-9/_.~-]{1,200}$/;
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** A path no route has is 404; a path that routes have, by other methods, is 405 with those in Allow. */
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split('?')[0] ?? '';
-  return send(reply, 404, PLAIN_PATH.test(path) ? `Route ${request.method} ${path} not found` : `Route not found`);
+  const shown = PLAIN_PATH.test(path) ? ` ${path}` : '';
+  const routed = (method: string) => request.server.findRoute({ method, url: path }) !== null;
+  // A route of this very method that answered "not found" itself (callNotFound) stays a 404.
+  const allowed = routed(request.method) ? [] : METHODS.filter(routed);
+  if (allowed.length) return send(reply.header('allow', allowed.join(', ')), 405, `${request.method} is not allowed on${shown || ' this path'}; it takes ${allowed.join(', ')}`);
+  return send(reply, 404, shown ? `Route ${request.method}${shown} not found` : `Route not found`);
 }

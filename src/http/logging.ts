@@ -11,6 +11,7 @@
 //   caught by the name they travel under (access_token=, "accessToken": …).
 import { pooledRandomBytes } from '../lib/random.ts';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { readableDestination } from './readable-log.ts';
 
 const REDACTED = '[redacted]';
 
@@ -66,6 +67,11 @@ function bufferedStdout(): DestinationStream {
   return out;
 }
 
+/** Standard output as the process's lines go there: readable on a terminal, JSON otherwise. */
+function stdoutDestination(): DestinationStream {
+  return process.stdout.isTTY ? readableDestination(process.stdout) : bufferedStdout();
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -80,7 +86,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
       },
     },
-    destination ?? bufferedStdout(),
+    destination ?? stdoutDestination(),
   );
 }
 
