@@ -156,6 +156,22 @@ for (const dialect of DIALECTS) {
       await assert.rejects(adapter.refresher?.refresh({ ...credentials, refreshToken: 'AQXnot-a-token' }, clock.now()) ?? Promise.resolve(), (e: Error & { kind?: string }) => e.kind === 'auth');
     });
 
+    test('a refresh token given at a consent that ends in the choice is kept by the accounts selected from it', async () => {
+      t.sandbox.updateSettings({ linkedin: { refreshTokens: true } });
+      const walk = await walkConnect(t, key, 'linkedin', { redirectUrl: CLIENT_REDIRECT });
+      t.sandbox.updateSettings({ linkedin: { refreshTokens: false } });
+      const pendingId = walk.location?.searchParams.get('pendingId') ?? '';
+      const { pending } = (await (await t.request(`/api/v1/connect/pending/${pendingId}`, { key })).json()) as { pending: { options: Array<{ id: string; name: string }> } };
+      const bakery = pending.options.find((o) => o.name === 'Sandbox Bakery')?.id ?? '';
+      const res = await t.request(`/api/v1/connect/pending/${pendingId}/select`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ optionIds: [bakery] }) });
+      assert.equal(res.status, 200, await res.clone().text());
+      const [selected] = ((await res.json()) as { accounts: AccountBody[] }).accounts;
+      const stored = await row(selected?.id ?? '');
+      assert.notEqual(stored.refresh_token_enc, null, 'the refresh token of the consent is kept');
+      const h = await health(selected?.id ?? '');
+      assert.ok(h.recommendations.some((r) => /refresh token ends on .*365 days from consent/.test(r)), JSON.stringify(h.recommendations));
+    });
+
     test('LINKEDIN_ORGANIZATIONS=0: only the member scopes are asked, and the member connects at once', async () => {
       const plain = await startConnectApp(dialect, { env: { LINKEDIN_ORGANIZATIONS: '0' } });
       try {

@@ -38,6 +38,8 @@ export interface TokenSet {
   expiresAt: number | null;
   /** The permissions granted, as the platform names them. */
   scopes: string[];
+  /** When the refresh token itself ends, where the platform says (LinkedIn: 365 days from consent, never extended). */
+  refreshExpiresAt?: number | null;
 }
 
 /** Who the connected account is on the platform. */
@@ -113,7 +115,8 @@ export interface OAuthConnector {
 
 /** Turns options of a pending connection into accounts, with the user token kept for it. */
 export interface ChoiceResolver {
-  resolve(input: { userToken: string; optionIds: string[]; now: number }): Promise<ConnectedAccount[]>;
+  /** `userToken`: the consent's access token; `token`: its whole set (a refresh token the accounts keep, when the platform gave one). */
+  resolve(input: { userToken: string; token: TokenSet; optionIds: string[]; now: number }): Promise<ConnectedAccount[]>;
 }
 
 /** Refreshes a token before it expires (TikTok, reddit, Instagram Login, Threads). */

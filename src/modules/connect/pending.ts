@@ -70,6 +70,16 @@ export interface NewPending {
   now: number;
 }
 
+/**
+ * The consent's token set kept with a pending connection (sealed JSON). Rows stored before the
+ * whole set was kept hold the access token alone.
+ */
+export function pendingToken(opened: string): TokenSet {
+  if (!opened.startsWith('{')) return { accessToken: opened, refreshToken: null, expiresAt: null, scopes: [] };
+  const stored = JSON.parse(opened) as TokenSet;
+  return { accessToken: stored.accessToken, refreshToken: stored.refreshToken ?? null, expiresAt: stored.expiresAt ?? null, scopes: stored.scopes ?? [], refreshExpiresAt: stored.refreshExpiresAt ?? null };
+}
+
 /** Records the pending connection and emits connection.pending, in the caller's transaction. */
 export async function createPending(trx: Kysely<Database>, store: Pick<Store, 'caps'>, sealer: Sealer, input: NewPending): Promise<string> {
   const id = newId('pending', input.now);
@@ -84,7 +94,7 @@ export async function createPending(trx: Kysely<Database>, store: Pick<Store, 'c
       flavour: input.flavour,
       external_id: input.externalId,
       redirect_url: input.redirectUrl,
-      user_token_enc: sealer.seal(input.userToken.accessToken),
+      user_token_enc: sealer.seal(JSON.stringify(input.userToken)),
       options: JSON.stringify(options),
       created_at: input.now,
       expires_at: expiresAt,

@@ -69,7 +69,7 @@ export async function completeConnect(
       return connectFailed('nothing_granted', `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
     }
     if (outcome.options.length === 1 && adapter.choices) {
-      const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
+      const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, token: outcome.userToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
       return { kind: 'connected', accounts: await storeAccounts(deps, target, accounts) };
     }
     const now = deps.clock.now();

@@ -94,14 +94,14 @@ function personAccount(member: Member, token: TokenSet, refreshExpiresAt: number
   };
 }
 
-function organizationAccount(member: Member, organization: Organization, token: TokenSet): ConnectedAccount {
+function organizationAccount(member: Member, organization: Organization, token: TokenSet, refreshExpiresAt: number | null): ConnectedAccount {
   return {
     profile: {
       platformUserId: organizationUrn(organization.id),
       username: organization.vanityName,
       displayName: organization.name,
       avatarUrl: organization.logoUrl,
-      metadata: { kind: 'organization', memberId: member.id, organizationId: organization.id },
+      metadata: { kind: 'organization', memberId: member.id, organizationId: organization.id, ...(refreshExpiresAt !== null ? { refreshTokenExpiresAt: refreshExpiresAt } : {}) },
       tokenGroup: member.id,
     },
     token,
@@ -137,7 +137,8 @@ export function linkedinConnector(ctx: PlatformContext, api: LinkedInApi): OAuth
         { id: personUrn(member.id), name: member.name, kind: 'person', pictureUrl: member.picture },
         ...organizations.map((o) => ({ id: organizationUrn(o.id), name: o.name, kind: 'organization', username: o.vanityName, pictureUrl: o.logoUrl })),
       ];
-      return { kind: 'choices', userToken: token, options };
+      // The refresh token and its fixed end go with the choice, for the accounts picked from it.
+      return { kind: 'choices', userToken: { ...token, refreshExpiresAt }, options };
     },
   };
 }
@@ -158,18 +159,24 @@ export async function introspect(ctx: PlatformContext, token: string): Promise<{
  */
 export function linkedinChoices(ctx: PlatformContext, api: LinkedInApi): ChoiceResolver {
   return {
-    async resolve({ userToken, optionIds }) {
+    async resolve({ userToken, token: consented, optionIds }) {
       const inspected = await introspect(ctx, userToken);
       if (!inspected.active) throw new PlatformError('auth', 'the member token is no longer active', { platform: 'linkedin' });
-      const token: TokenSet = { accessToken: userToken, refreshToken: null, expiresAt: inspected.expiresAt, scopes: inspected.scopes };
+      const refreshExpiresAt = consented.refreshExpiresAt ?? null;
+      const token: TokenSet = {
+        accessToken: userToken,
+        refreshToken: consented.refreshToken,
+        expiresAt: inspected.expiresAt ?? consented.expiresAt,
+        scopes: inspected.scopes.length ? inspected.scopes : consented.scopes,
+      };
       const member = await memberOf(api, userToken);
       const wantsOrganizations = optionIds.some((id) => id.startsWith('urn:li:organization:'));
       const organizations = wantsOrganizations ? await organizationsOf(api, userToken) : [];
       return optionIds.map((id) => {
-        if (id === personUrn(member.id)) return personAccount(member, token, null);
+        if (id === personUrn(member.id)) return personAccount(member, token, refreshExpiresAt);
         const organization = organizations.find((o) => organizationUrn(o.id) === id);
         if (!organization) throw new PlatformError('permission', `the member no longer administers ${id}`, { platform: 'linkedin' });
-        return organizationAccount(member, organization, token);
+        return organizationAccount(member, organization, token, refreshExpiresAt);
       });
     },
   };

@@ -5,7 +5,7 @@ import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { PlatformError, toApiError } from '../../../platforms/errors.ts';
 import { presentAccount } from '../../accounts/schemas.ts';
-import { assertOpen, optionsOf } from '../pending.ts';
+import { assertOpen, optionsOf, pendingToken } from '../pending.ts';
 import { adapterFor, storeAccounts } from '../service.ts';
 
 export function selectPending(api: Api): void {
@@ -44,7 +44,8 @@ export function selectPending(api: Api): void {
       try {
         const adapter = adapterFor(deps, row.platform);
         if (!adapter.choices) throw new PlatformError('not_supported', `${row.platform} has no choices to resolve`, { platform: row.platform });
-        const accounts = await adapter.choices.resolve({ userToken: deps.sealer.open(row.user_token_enc), optionIds, now: deps.clock.now() });
+        const token = pendingToken(deps.sealer.open(row.user_token_enc));
+        const accounts = await adapter.choices.resolve({ userToken: token.accessToken, token, optionIds, now: deps.clock.now() });
         const rows = await storeAccounts(deps, { organizationId: row.organization_id, platform: row.platform, flavour: row.flavour, externalId: row.external_id, redirectUrl: row.redirect_url }, accounts);
         return { accounts: rows.map(presentAccount) };
       } catch (error) {
