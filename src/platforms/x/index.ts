@@ -121,6 +121,8 @@ export const xPlatform: PlatformDefinition<'x', XSettings> = {
   apps: [{ name: 'x', idVar: 'X_CLIENT_ID', secretVar: 'X_CLIENT_SECRET', sandbox: { clientId: 'sandbox-x-client', clientSecret: 'sandbox-x-secret' } }],
   settings: (read) => ({ reads: read.flag('X_READS', false), dailyPostLimit: read.integer('X_DAILY_POST_LIMIT', 0, 0, 1_000_000) }),
   adapter: xAdapter,
+  // No reply webhooks below the enterprise tier (x.md §11): replies are polled, which reads (X_READS=1).
+  pollComments: true,
   publishing: { data: XData, options: XOptions, validate: validateX, media: xMedia },
   // Weekdays 13–16 UTC (DESIGN "Analytics", best-time defaults).
   bestTime: [
