@@ -3,8 +3,7 @@ import { tenantOf } from '../../../http/auth.ts';
 import { errors } from '../../../http/errors.ts';
 import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
-import { countedPublishingLimit } from '../counted-limit.ts';
-import { callPlatform } from '../platform-call.ts';
+import { publishingLimitOf } from '../publishing-limit.ts';
 import { platformsOffering } from '../../../platforms/registry.ts';
 
 export function getPublishingLimit(api: Api): void {
@@ -25,11 +24,9 @@ export function getPublishingLimit(api: Api): void {
     async (request) => {
       const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw errors.notFound('Account');
-      const adapter = request.server.deps.platforms.of(row.platform);
-      if (adapter?.countedLimit) return countedPublishingLimit(request.server.deps.store.db, row.id, adapter.countedLimit, request.server.deps.clock.now());
-      const limits = adapter?.limits;
-      if (!limits) throw errors.notSupported(`${row.platform} has no publishing limit; only instagram and threads do`);
-      return callPlatform(request.server.deps, row, (credentials) => limits.publishingLimit(credentials));
+      const limit = publishingLimitOf(request.server.deps, row);
+      if (!limit) throw errors.notSupported(`${row.platform} has no publishing limit here; ${platformsOffering('limits')} report one, and x does with X_DAILY_POST_LIMIT`);
+      return limit;
     },
   );
 }

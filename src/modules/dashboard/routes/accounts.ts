@@ -8,7 +8,7 @@ import { ApiError, errors } from '../../../http/errors.ts';
 import { setAccountApproval } from '../../accounts/approval.ts';
 import { parseMetadata } from '../../accounts/credentials.ts';
 import { accountHealth, type Health } from '../../accounts/health.ts';
-import { callPlatform } from '../../accounts/platform-call.ts';
+import { publishingLimitOf } from '../../accounts/publishing-limit.ts';
 import { authorizationUrl } from '../../connect/authorize.ts';
 import { callbackUrl } from '../../connect/service.ts';
 import { allowFormTargets } from '../headers.ts';
@@ -81,9 +81,7 @@ ${shown.map((row) => html`<tr><td><a href="${BASE}/accounts/${row.id}">${nameOf(
     const viewer = await viewerOf(request);
     const [health, limit] = await Promise.all([
       accountHealth(deps, row, false).catch((error: unknown) => messageOf(error)),
-      deps.platforms.of(row.platform)?.limits
-        ? callPlatform(deps, row, (credentials) => deps.platforms.of(row.platform)?.limits?.publishingLimit(credentials) ?? Promise.reject(new Error('no limits'))).catch((error: unknown) => messageOf(error))
-        : Promise.resolve(null),
+      publishingLimitOf(deps, row)?.catch((error: unknown) => messageOf(error)) ?? Promise.resolve(null),
     ]);
     const query = fieldsOf(request.query);
     const notice: Notice | null = query.get('done') === 'checked' ? { kind: 'ok', text: 'Health checked again with the platform.' } : query.get('done') === 'approval' ? { kind: 'ok', text: 'Approval setting saved.' } : null;
