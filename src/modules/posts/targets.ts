@@ -46,7 +46,7 @@ export async function resolveTargets(tenant: Tenant, body: NewPost, live: boolea
     const account = byId.get(target.accountId);
     if (!account) throw errors.invalid(`${path}.accountId`, 'no such account');
     if (target.platform !== undefined) {
-      if (!(TARGET_PLATFORMS).includes(target.platform)) throw errors.invalid(`${path}.platform`, `must be one of ${TARGET_PLATFORMS.join(', ')}`);
+      if (!TARGET_PLATFORMS.includes(target.platform)) throw errors.invalid(`${path}.platform`, `must be one of ${TARGET_PLATFORMS.join(', ')}`);
       if (target.platform !== account.platform) throw errors.invalid(`${path}.platform`, `does not match the account, which is a ${account.platform} account`);
     }
     const platform = account.platform;
