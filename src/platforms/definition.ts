@@ -66,6 +66,11 @@ export interface PlatformDefinition<P extends Platform = Platform, S = unknown> 
    * for 7 days through the adapter's commentReader, and each new one emits comment.received.
    */
   pollComments?: true;
+  /**
+   * Its comments are one tree read whole (reddit): GET /posts/{id}/comments lists them, and
+   * GET /inbox/comments, which pages through a post's comments, does not.
+   */
+  commentTree?: true;
   /** The slots best time falls back to without data of the account's own; absent: the shared weekday afternoons. */
   bestTime?: readonly BestTimeSlot[];
 }

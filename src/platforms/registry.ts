@@ -64,11 +64,17 @@ function offeredCapabilities(): Map<string, readonly string[]> {
 
 let offered: Map<string, readonly string[]> | undefined;
 
-/** The platforms whose adapter has a capability ("facebook, threads"), for descriptions. */
-export function platformsOffering(capability: keyof PlatformAdapter): string {
+/** The platforms whose adapter has a capability, in registry order. */
+export function platformsWith(capability: keyof PlatformAdapter): Platform[] {
   const members = (offered ??= offeredCapabilities());
-  return PLATFORMS.filter((name) => members.get(name)?.includes(capability)).join(', ');
+  return PLATFORMS.filter((name) => members.get(name)?.includes(capability));
 }
+
+/** The same, as a phrase for descriptions ("facebook, threads"). */
+export const platformsOffering = (capability: keyof PlatformAdapter): string => platformsWith(capability).join(', ');
+
+/** The platforms GET /inbox/comments pages through: a comment reader, and no tree read whole. */
+export const inboxCommentPlatforms = (): Platform[] => platformsWith('commentReader').filter((name) => !definitionOf(name)?.commentTree);
 
 /** Every app the definitions declare, by name. */
 export const APPS: readonly AppDefinition[] = DEFINITIONS.flatMap((d: PlatformDefinition) => d.apps ?? []);

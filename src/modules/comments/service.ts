@@ -10,7 +10,8 @@ import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import type { Caller } from '../../http/caller.ts';
-import type { AccountCredentials, CommentPage, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
+import { inboxCommentPlatforms } from '../../platforms/registry.ts';
+import type { AccountCredentials, CommentPage, Platform, PlatformAdapter, PlatformComment, PlatformMention } from '../../platforms/types.ts';
 import { refuseUnapproved } from '../accounts/approval-guard.ts';
 import { callPlatform } from '../accounts/platform-call.ts';
 import { replyTarget } from './reply-target.ts';
@@ -18,8 +19,6 @@ import type { CommentView, MentionView } from './schemas.ts';
 
 export type CommentDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms'>;
 
-/** The platforms GET /inbox/comments lists (reddit's tree is read by GET /posts/{id}/comments only). */
-const INBOX_LIST_PLATFORMS = new Set(['instagram', 'facebook', 'threads']);
 
 type Capability = 'commentReader' | 'commentWriter' | 'commentHider' | 'commentLiker' | 'commentRemover' | 'mentionReader';
 
@@ -119,8 +118,8 @@ export async function listInboxComments(deps: CommentDeps, tenant: Tenant, query
     const targets = await publishedTargets(tenant).where('post_id', '=', post.id).orderBy('position').execute();
     const chosen = query.accountId === undefined ? targets : targets.filter((t) => t.account_id === query.accountId);
     if (query.accountId !== undefined && !chosen.length) throw errors.invalid('accountId', 'not a published target account of this post');
-    const target = chosen.find((t) => INBOX_LIST_PLATFORMS.has(t.platform));
-    if (!target) throw errors.notSupported(`None of this post's published targets lists comments here (only ${[...INBOX_LIST_PLATFORMS].join(', ')})`);
+    const target = chosen.find((t) => inboxCommentPlatforms().includes(t.platform as Platform));
+    if (!target) throw errors.notSupported(`None of this post's published targets lists comments here (only ${inboxCommentPlatforms().join(', ')})`);
     account = await findAccount(tenant, target.account_id);
     platformPostId = target.platform_post_id ?? '';
     postId = post.id;
@@ -132,7 +131,7 @@ export async function listInboxComments(deps: CommentDeps, tenant: Tenant, query
     const target = await publishedTargets(tenant).where('account_id', '=', account.id).where('platform_post_id', '=', platformPostId).select('post_id').executeTakeFirst();
     postId = target?.post_id ?? null;
   }
-  if (!INBOX_LIST_PLATFORMS.has(account.platform)) throw errors.notSupported(`${account.platform} comments are not listed here (only ${[...INBOX_LIST_PLATFORMS].join(', ')}); use GET /posts/{id}/comments`);
+  if (!inboxCommentPlatforms().includes(account.platform as Platform)) throw errors.notSupported(`${account.platform} comments are not listed here (only ${inboxCommentPlatforms().join(', ')}); use GET /posts/{id}/comments`);
   const reader = capabilityOf(deps, account.platform, 'commentReader');
   const page: CommentPage = await callPlatform(deps, account, (credentials) => reader.list(credentials, platformPostId, { limit: query.limit, after: cursor }));
   return { comments: page.comments.map((c) => presentComment(c, account.id, postId)), after: wrapCursor(page.after) };

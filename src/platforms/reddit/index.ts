@@ -102,6 +102,7 @@ export const redditPlatform: PlatformDefinition<'reddit', RedditSettings> = {
   settings: (read) => ({ userAgent: read.text('REDDIT_USER_AGENT') ?? DEFAULT_REDDIT_AGENT }),
   adapter: redditAdapter,
   pollComments: true,
+  commentTree: true,
   publishing: { data: RedditData, options: RedditOptions, validate: validateReddit },
   // reddit's US mornings, earlier than the others' weekday afternoons.
   bestTime: [

@@ -4,6 +4,7 @@ import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { AccountIdField } from '../schemas.ts';
 import { listInboxComments as list } from '../service.ts';
+import { inboxCommentPlatforms } from '../../../platforms/registry.ts';
 
 export function listInboxComments(api: Api): void {
   api.get(
@@ -12,9 +13,9 @@ export function listInboxComments(api: Api): void {
       schema: {
         operationId: 'listInboxComments',
         tags: ['Comments'],
-        summary: "A live post's comments, read from the platform (instagram, facebook, threads), replies after their parent",
+        summary: `A live post's comments, read from the platform (${inboxCommentPlatforms().join(', ')}), replies after their parent`,
         querystring: Type.Object({
-          postId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "A post of this service: its first published instagram, facebook or threads target (accountId picks another)." })),
+          postId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: `A post of this service: its first published target on one of ${inboxCommentPlatforms().join(', ')} (accountId picks another).` })),
           accountId: Type.Optional(AccountIdField),
           platformPostId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The platform's post id, with accountId." })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Top-level comments per page (25 when absent).' })),
