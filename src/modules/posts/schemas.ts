@@ -61,7 +61,7 @@ const OtherKeys = Type.Object({}, { title: 'OtherKeys', description: "Keys of an
 /** platformSpecificData, described per platform (src/platforms/<platform>/options.ts, through its definition). */
 export const PlatformSpecificData = Type.Union([...POST_DEFINITIONS.map((d) => d.publishing.data), OtherKeys], {
   description:
-    `Options for the account's platform: ${POST_PLATFORMS.map((p) => `${p} (${p[0]?.toUpperCase() ?? ''}${p.slice(1)}Data)`).join(', ')}. ` +
+    `Options for the account's platform: ${POST_DEFINITIONS.map((d) => `${d.name} (${(d.publishing.data as { title?: string }).title ?? ''})`).join(', ')}. ` +
     "Keys of another platform, unknown keys and keys that do not apply to the content type are not refused: they are skipped and come back as the target's warnings. " +
     'A null value is the same as leaving the key out. Rules said to apply when the post goes live are checked when it is published now or scheduled, not on drafts.',
 });
