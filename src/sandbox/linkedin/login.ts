@@ -12,6 +12,7 @@ import { isHttpUrl, redirectTo, sendErrorPage, type ConsentFlow } from '../oauth
 import { parseScopes } from '../oauth/scopes.ts';
 import { oauthError } from './errors.ts';
 import { postingRole } from './people.ts';
+import { formFields } from '../oauth/token-request.ts';
 
 /** The scopes the sandbox app's products authorize (r_member_social is restricted: not among them). */
 export const LINKEDIN_SCOPES = new Set([
@@ -53,8 +54,7 @@ export const linkedinConsent: ConsentFlow = {
   codeTtlSeconds: (state) => state.settings.tokens.codeLinkedin,
 };
 
-const form = (ctx: RouteContext): Record<string, string> =>
-  Object.fromEntries(Object.entries((ctx.body ?? {}) as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const form = formFields;
 
 function client(ctx: RouteContext, input: Record<string, string>) {
   const app = input.client_id ? ctx.state.findApp('linkedin', input.client_id) : undefined;

@@ -8,6 +8,7 @@ import { PlatformError } from '../core/platform-error.ts';
 import { isHttpUrl, redirectTo, sendErrorPage, type ConsentFlow } from '../oauth/consent.ts';
 import { parseScopes } from '../oauth/scopes.ts';
 import { httpError } from './errors.ts';
+import { basicCredentials, formFields } from '../oauth/token-request.ts';
 
 export const REDDIT_SCOPES = new Set([
   'account', 'creddits', 'edit', 'flair', 'history', 'identity', 'modconfig', 'modcontributors', 'modflair', 'modlog', 'modmail', 'modothers',
@@ -45,15 +46,13 @@ export const redditConsent: ConsentFlow = {
 };
 
 function basicClient(ctx: RouteContext): AppRecord {
-  const match = /^Basic\s+(.+)$/i.exec(ctx.request.headers.authorization ?? '');
-  const [clientId = '', secret = ''] = match?.[1] ? Buffer.from(match[1], 'base64').toString().split(':') : [];
+  const { clientId, secret } = basicCredentials(ctx);
   const app = clientId ? ctx.state.findApp('reddit', clientId) : undefined;
   if (!app || !ctx.state.checkSecret(app, secret)) throw httpError(401);
   return app;
 }
 
-const form = (ctx: RouteContext): Record<string, string> =>
-  Object.fromEntries(Object.entries((ctx.body ?? {}) as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const form = formFields;
 
 /** POST www.reddit.com/api/v1/access_token. */
 export function redditAccessToken(ctx: RouteContext): unknown {

@@ -10,6 +10,7 @@ import type { SandboxState } from '../core/state.ts';
 import { isHttpUrl, redirectTo, sendErrorPage, type ConsentFlow } from '../oauth/consent.ts';
 import { parseScopes } from '../oauth/scopes.ts';
 import { oauthError } from './errors.ts';
+import { basicCredentials, formFields } from '../oauth/token-request.ts';
 
 export const X_SCOPES = new Set([
   'tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'follows.read', 'follows.write', 'offline.access', 'space.read', 'mute.read',
@@ -60,18 +61,13 @@ function verifierMatches(challenge: string, verifier: string): boolean {
 
 /** HTTP Basic client authentication: a confidential client must use it. */
 function basicClient(ctx: RouteContext): AppRecord {
-  const match = /^Basic\s+(.+)$/i.exec(ctx.request.headers.authorization ?? '');
-  const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString() : '';
-  const colon = decoded.indexOf(':');
-  const clientId = colon > 0 ? decodeURIComponent(decoded.slice(0, colon)) : '';
-  const secret = colon > 0 ? decodeURIComponent(decoded.slice(colon + 1)) : '';
+  const { clientId, secret } = basicCredentials(ctx);
   const app = clientId ? ctx.state.findApp('x', clientId) : undefined;
   if (!app || !ctx.state.checkSecret(app, secret)) throw oauthError('invalid_client', 'Missing valid authorization header', 401);
   return app;
 }
 
-const form = (ctx: RouteContext): Record<string, string> =>
-  Object.fromEntries(Object.entries((ctx.body ?? {}) as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const form = formFields;
 
 /** POST api.x.com/2/oauth2/token. */
 export function xToken(ctx: RouteContext): unknown {
