@@ -129,7 +129,8 @@ function issue(state: SandboxState, clientId: string, memberId: string, scopes: 
 
 function answer(state: SandboxState, access: TokenRecord, refresh: TokenRecord | null) {
   const now = state.clock.now();
-  const seconds = (at: number | null) => (at === null ? 0 : Math.max(0, Math.floor((at - now) / 1000)));
+  // Rounded: the milliseconds between issuing and answering are not a second of the token's life.
+  const seconds = (at: number | null) => (at === null ? 0 : Math.max(0, Math.round((at - now) / 1000)));
   // LinkedIn lists the granted scopes comma-separated.
   const body: Record<string, unknown> = { access_token: access.value, expires_in: seconds(access.expiresAt), scope: access.scopes.join(','), token_type: 'Bearer' };
   if (refresh) Object.assign(body, { refresh_token: refresh.value, refresh_token_expires_in: seconds(refresh.expiresAt) });
