@@ -11,12 +11,11 @@ export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed'] 
 /** Platforms posts are published to: those whose definition has publishing (a whatsapp account cannot be a post's target). */
 export const POST_PLATFORMS: readonly PostPlatform[] = POST_DEFINITIONS.map((d) => d.name);
 /**
- * The words Target.platform accepts: every platform an account can be connected on, and the
- * contract's x and linkedin (DESIGN §2 Posts), which no account has yet. A word that names the
- * account's platform but not a post platform (whatsapp) gets the reason, not a list of words.
- * Once x and linkedin are registered platforms, each is listed once.
+ * The words Target.platform accepts: every platform an account can be connected on (the
+ * contract's x and linkedin among them). A word that names the account's platform but not a post
+ * platform (whatsapp) gets the reason, not a list of words.
  */
-export const TARGET_PLATFORMS: readonly string[] = [...new Set<string>([...PLATFORMS, 'x', 'linkedin'])];
+export const TARGET_PLATFORMS: readonly string[] = PLATFORMS;
 export const CONTENT_MAX = 40_000;
 
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
