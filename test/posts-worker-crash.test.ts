@@ -3,7 +3,9 @@
 // processes on the same database, reaching the sandbox over HTTP through PLATFORM_API_BASE. The
 // first worker saves the Threads container, then hangs in its status check (the sandbox delays
 // it) and is killed there; once its lease runs out a second worker resumes from the saved
-// container. The sandbox's journal shows one container and one publish.
+// container. The sandbox's journal shows one container and one publish. A worker killed while its
+// publish call is on the way leaves that call running on the platform: the next worker waits it
+// out before it reads the container's status, and never publishes it twice.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Spawned } from './harness/cli.ts';
@@ -31,8 +33,8 @@ for (const dialect of DIALECTS) {
     });
 
     /** `socialapi worker` on the API's database and data folder, calling the API's sandbox. */
-    async function startWorker(): Promise<Spawned> {
-      const worker = await startWorkerProcess(t, workers, { JOB_LEASE_MS: String(LEASE_MS) });
+    async function startWorker(env: Record<string, string> = {}): Promise<Spawned> {
+      const worker = await startWorkerProcess(t, workers, { JOB_LEASE_MS: String(LEASE_MS), ...env });
       return worker;
     }
 
@@ -87,6 +89,44 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(publishes[0]?.query.creation_id ?? (publishes[0]?.body as Record<string, unknown> | undefined)?.creation_id, container);
       assert.equal(t.sandbox.threads.posts.size >= 1, true);
       assert.equal([...t.sandbox.threads.posts.values()].filter((p) => p.containerId === container).length, 1, 'one Threads post from the container');
+    });
+
+    test('a publish call cut off by the kill is waited out, then adopted, never sent again', async () => {
+      const { key, organizationId } = await t.tenant();
+      const account = await addAccount(t, organizationId, 'threads');
+      const { db } = t.runtime.deps.store;
+      t.sandbox.updateSettings({ processing: { threadsMediaMs: 100 } });
+      // The platform takes 6 s to publish: the next worker takes over long before that. A second
+      // publish would be as slow, and refused once the first is through.
+      const slow = t.sandbox.faults.add({ host: 'graph.threads.net', method: 'POST', path: '/*/threads_publish', kind: 'delay', delayMs: 6000, times: 2 });
+      // A call may run 2 s, so one cut off is over 7 s after it began (on every worker: the one
+      // left by the test before waits by its own, longer timeout).
+      for (const w of workers.splice(0)) await w.stop('SIGKILL');
+      const timeout = { PLATFORM_TIMEOUT_MS: '2000' };
+      const first = await startWorker(timeout);
+      const content = 'Published while its worker died';
+      const created = await createPost(t, key, { content, publishNow: true, platforms: [{ accountId: account.id }] });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const targetId = created.body.post.targets[0]?.id ?? '';
+
+      await waitFor(async () => {
+        const row = await db.selectFrom('post_targets').select('progress').where('id', '=', targetId).executeTakeFirstOrThrow();
+        const unit = (JSON.parse(row.progress) as { units?: Array<{ publishingAt?: number }> }).units?.[0];
+        return unit?.publishingAt !== undefined && slow.remaining === 1;
+      }, 15_000, 'the publish call to be marked and on its way').catch((error: unknown) => {
+        throw new Error(`${String(error)}; worker output:\n${first.output()}`);
+      });
+      first.child.kill('SIGKILL');
+      await first.stop();
+      await startWorker(timeout);
+
+      const post = await settled(t, key, created.body.post.id, ['published', 'failed', 'partial'], 30_000);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const made = [...t.sandbox.threads.posts.values()].filter((p) => p.text === content);
+      assert.equal(made.length, 1, 'one Threads post');
+      assert.equal(post.targets[0]?.platformPostId, made[0]?.id, 'the target has the id of the post the cut-off call made');
+      // The journal records answers, and the cut-off call's went nowhere: the fault counts arrivals.
+      assert.equal(slow.remaining, 1, 'the cut-off call was not sent again');
     });
   });
 }

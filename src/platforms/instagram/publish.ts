@@ -14,6 +14,7 @@ import { str, type Json } from '../json.ts';
 import { confirmedLook, lookBack } from '../look-back.ts';
 import { graphLook } from '../meta/graph-look.ts';
 import { containerFailure } from '../meta/errors.ts';
+import { earlierPublishRunning, publishMarked } from '../meta/container-publish.ts';
 import { followUp, graphCaller, type GraphCall } from '../meta/publish-steps.ts';
 import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
@@ -45,6 +46,8 @@ export function instagramPublisher(http: PlatformHttp): Publisher<InstagramOptio
 
       if (progress.mediaId === undefined) {
         const container = str(progress.container) ?? (await createContainer(call, account.platformUserId, content, options, progress, store, now));
+        const running = earlierPublishRunning(progress, now(), inFlightMs);
+        if (running) return running;
         const status = await call('GET', `/${container}`, { fields: 'status_code,status' });
         switch (status.status_code) {
           case 'FINISHED':
@@ -83,7 +86,7 @@ export function instagramPublisher(http: PlatformHttp): Publisher<InstagramOptio
         }
         if (progress.mediaId === undefined) {
           try {
-            const published = await call('POST', `/${account.platformUserId}/media_publish`, { creation_id: container });
+            const published = await publishMarked(progress, store, now(), () => call('POST', `/${account.platformUserId}/media_publish`, { creation_id: container }));
             progress.mediaId = str(published.id);
           } catch (error) {
             if (error instanceof PlatformError && RENEW_CONTAINER.has(Number(error.details.subcode))) await forgetContainer(progress, store);

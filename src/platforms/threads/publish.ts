@@ -15,6 +15,7 @@ import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
 import { graphBody } from '../meta/errors.ts';
+import { earlierPublishRunning, publishMarked, type PublishMark } from '../meta/container-publish.ts';
 
 const GRAPH = 'https://graph.threads.net/v1.0';
 /** About 15 minutes of checks (1, 2, 4 … 60 s) before giving up on processing. */
@@ -32,7 +33,7 @@ export interface ThreadsUnit {
   linkAttachment?: string | undefined;
 }
 
-interface UnitProgress {
+interface UnitProgress extends PublishMark {
   children?: string[];
   container?: string;
   /** When the container was made (the delivery's clock): a lost media id is looked for from then on. */
@@ -113,6 +114,8 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
           done.createdAt = request.now();
           await store({ checks: 0 });
         }
+        const running = earlierPublishRunning(done, request.now(), request.inFlightMs);
+        if (running) return running;
         const status = await call('GET', `/${done.container}?fields=id,status,error_message`);
         switch (status.status) {
           case 'IN_PROGRESS': {
@@ -145,7 +148,8 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
           default:
             break;
         }
-        const published = await call('POST', `/${user}/threads_publish`, { creation_id: done.container });
+        const container = done.container;
+        const published = await publishMarked(done, store, request.now(), () => call('POST', `/${user}/threads_publish`, { creation_id: container }));
         done.mediaId = String(published.id);
         await store({ checks: 0 });
       }
