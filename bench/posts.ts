@@ -8,13 +8,15 @@
 //   delivery does not compete with the route);
 // - delivery throughput: targets published per second (reddit, threads and facebook text posts
 //   falling due together), with no added latency and with LATENCY ms on every platform call;
+// - delivery per platform (posts-platforms.ts): each platform's single-target posts due
+//   together, the newer platforms judged against the mean of the others;
 // - scheduling lag: 200 posts falling due every second for 30 s, p50/p99 from scheduledFor to
 //   the post's first platform request; and the time until the last of 5,000 posts due in the
 //   same second has started.
 //
 //   npx node bench/posts.ts [--postgres URL] [--duration S] [--lag-seconds N] [--lag-rate N]
 //                           [--burst N] [--delivery-posts N] [--latency-posts N] [--latency MS]
-//                           [--only create,delivery,latency,lag,burst]
+//                           [--platform-posts N] [--only create,delivery,platforms,latency,lag,burst]
 //
 // It prints the figures against the issue's targets (met / not met) and asserts nothing.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { openRuntime, type Runtime } from '../src/runtime.ts';
 import { SandboxState } from '../src/sandbox/index.ts';
 import { sandboxPlugin } from '../src/sandbox/plugin.ts';
 import { seedSandboxAccount, type SeededPlatform } from '../test/harness/sandbox-accounts.ts';
+import { benchPlatforms, formatPlatforms, type PlatformDelivery } from './posts-platforms.ts';
 import { combine, measure, type LoadResult, type Sample } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
 import { measureBound } from './postgres-bound.ts';
@@ -62,11 +65,13 @@ export interface PostsBenchOptions {
   lagSeconds: number;
   lagRate: number;
   burst: number;
+  /** Single-target posts per platform for the per-platform delivery. */
+  platformPosts: number;
   /** The parts to run; all by default. */
   only: ReadonlySet<PostsPart>;
 }
 
-export const POSTS_PARTS = ['create', 'delivery', 'latency', 'lag', 'burst'] as const;
+export const POSTS_PARTS = ['create', 'delivery', 'platforms', 'latency', 'lag', 'burst'] as const;
 export type PostsPart = (typeof POSTS_PARTS)[number];
 
 export const DEFAULT_OPTIONS: PostsBenchOptions = {
@@ -80,6 +85,7 @@ export const DEFAULT_OPTIONS: PostsBenchOptions = {
   lagSeconds: 30,
   lagRate: 200,
   burst: 5000,
+  platformPosts: 500,
   only: new Set(POSTS_PARTS),
 };
 
@@ -120,6 +126,7 @@ export interface PostsStoreResult {
   store: string;
   created: { probe: LoadResult; create: LoadResult; bound: LoadResult | null; roundTrips: RoundTripsPer | null } | null;
   delivery: DeliveryResult | null;
+  platforms: PlatformDelivery[] | null;
   deliveryLatency: DeliveryResult | null;
   lag: LagResult | null;
   burst: LagResult | null;
@@ -164,7 +171,7 @@ export async function startBenchSandbox(): Promise<BenchSandbox> {
   return { url: `http://127.0.0.1:${address.port}`, state, arrivals, close: () => app.close() };
 }
 
-interface Stage {
+export interface Stage {
   databaseUrl: string;
   /** The server's PostgreSQL round trips so far; null on SQLite. */
   roundTrips(): RoundTrips | null;
@@ -358,13 +365,26 @@ async function failureReasons(stage: Stage, postIds: Set<string>, since: string)
 async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number, latencyMs: number, label: string, timeoutMs: number): Promise<DeliveryResult> {
   sandbox.state.faults.clear();
   if (latencyMs > 0) sandbox.state.faults.add({ kind: 'delay', delayMs: latencyMs, times: 1e12 });
+  try {
+    const bodies = Array.from({ length: posts }, (_, i) => ({ content: `${label} ${i}\nbody`, platforms: threeTargets(stage) }));
+    return await deliverDue(stage, `${label}${latencyMs ? ` (${latencyMs} ms per platform call)` : ''}`, bodies, posts * 3, timeoutMs);
+  } finally {
+    sandbox.state.faults.clear();
+  }
+}
+
+/**
+ * Creates the posts (`bodies`, without a time) all due at one moment once every one is made,
+ * then waits for their `total` targets to settle: targets published per second from the due
+ * time to the last outcome, with the server's CPU and round trips per published target.
+ */
+export async function deliverDue(stage: Stage, label: string, bodies: Array<Record<string, unknown>>, total: number, timeoutMs: number): Promise<DeliveryResult> {
   const since = newId('post');
-  const dueAt = Date.now() + leadFor(posts);
+  const dueAt = Date.now() + leadFor(bodies.length);
   const scheduledFor = new Date(dueAt).toISOString();
-  log(`${label}: ${posts} posts of 3 targets due at ${scheduledFor}${latencyMs ? `, ${latencyMs} ms per platform call` : ''}`);
-  const ids = new Set(await createMany(stage, Array.from({ length: posts }, (_, i) => ({ content: `${label} ${i}\nbody`, scheduledFor, platforms: threeTargets(stage) }))));
+  log(`${label}: ${bodies.length} posts, ${total} targets due at ${scheduledFor}`);
+  const ids = new Set(await createMany(stage, bodies.map((body) => ({ ...body, scheduledFor }))));
   if (Date.now() > dueAt) log(`${label}: creating the posts overran their due time by ${Date.now() - dueAt} ms`);
-  const total = posts * 3;
   await settled();
   const before = stage.roundTrips();
   const cpuBefore = stage.server.cpuSeconds();
@@ -378,7 +398,6 @@ async function benchDelivery(stage: Stage, sandbox: BenchSandbox, posts: number,
     if (counts.published + counts.failed >= total) break;
   }
   const cpuAfter = stage.server.cpuSeconds();
-  sandbox.state.faults.clear();
   await settled();
   const roundTrips = roundTripsPer(before, stage.roundTrips(), counts.published);
   if (counts.failed > 0) log(`${label}: failed targets' errors: ${(await failureReasons(stage, ids, since)).join('; ')}`);
@@ -434,15 +453,16 @@ async function benchStore(store: string, databaseUrl: NewDatabase, options: Post
         await api.stop();
       }
     }
-    if (!['delivery', 'latency', 'lag', 'burst'].some((part) => runs(part as PostsPart))) return { store, created, delivery: null, deliveryLatency: null, lag: null, burst: null };
+    if (!['delivery', 'platforms', 'latency', 'lag', 'burst'].some((part) => runs(part as PostsPart))) return { store, created, delivery: null, platforms: null, deliveryLatency: null, lag: null, burst: null };
     log(`[${store}] delivery and scheduling (serve with its worker)`);
     const full = await startStage(sandbox, databaseUrl, true);
     try {
       const delivery = runs('delivery') ? await benchDelivery(full, sandbox, options.deliveryPosts, 0, `[${store}] delivery`, 120_000) : null;
+      const platforms = runs('platforms') ? await benchPlatforms(full, sandbox.state, options.platformPosts, (label, bodies, total) => deliverDue(full, label, bodies, total, 120_000), `[${store}] platforms`) : null;
       const deliveryLatency = runs('latency') ? await benchDelivery(full, sandbox, options.latencyPosts, options.latencyMs, `[${store}] delivery+latency`, 180_000) : null;
       const lag = runs('lag') ? await benchLag(full, sandbox, `[${store}] lag`, options.lagSeconds, options.lagRate, 60_000) : null;
       const burst = runs('burst') ? await benchLag(full, sandbox, `[${store}] burst`, 1, options.burst, 60_000) : null;
-      return { store, created, delivery, deliveryLatency, lag, burst };
+      return { store, created, delivery, platforms, deliveryLatency, lag, burst };
     } finally {
       await full.stop();
     }
@@ -512,6 +532,7 @@ export function formatPostsResult(results: PostsStoreResult[], options: PostsBen
         ...roundTripLine('delivered target', d.roundTrips, d.cpuMicros),
       );
     }
+    if (r.platforms) lines.push(...formatPlatforms(r.platforms));
     const dl = r.deliveryLatency;
     if (dl) {
       lines.push(
@@ -557,6 +578,7 @@ function parseOptions(): PostsBenchOptions {
       'lag-seconds': { type: 'string' },
       'lag-rate': { type: 'string' },
       burst: { type: 'string' },
+      'platform-posts': { type: 'string' },
       only: { type: 'string' },
     },
     strict: true,
@@ -579,6 +601,7 @@ function parseOptions(): PostsBenchOptions {
     lagSeconds: num(values['lag-seconds'], d.lagSeconds),
     lagRate: num(values['lag-rate'], d.lagRate),
     burst: num(values.burst, d.burst),
+    platformPosts: num(values['platform-posts'], d.platformPosts),
     only: values.only === undefined ? d.only : parts(values.only),
   };
 }
