@@ -1,5 +1,5 @@
-// "Ads (sandbox)" in README.md, as a newcomer runs it after "Your first posts": facebook connected
-// through the consent page, the photo post published by the README's own blocks, then the ads
+// "Ads (sandbox)" in docs/guides/ads.md, as a newcomer runs it after "Your first posts": facebook connected
+// through the consent page, the photo post published by the publishing guide's own blocks, then the ads
 // block as it is: the ad account listed (and named by the calls that need it), the post
 // boosted, a campaign, an ad set, a creative and an ad built by hand, an audience filled,
 // insights read. Everything in the sandbox is PAUSED and
@@ -17,7 +17,7 @@ import { waitFor } from './harness/wait.ts';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 for (const dialect of DIALECTS) {
-  describe(`README ads [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`guide: ads [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let key: string;
     let facebook: string;
@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
       );
 
       const run = await bash(['set -euo pipefail', examples.get('ads') ?? ''].join('\n'), { ...env, POST: postId });
-      assert.equal(run.code, 0, `the README's ads block failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's ads block failed:\n${run.stderr}\n${run.stdout}`);
       const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       assert.equal(answers.length, 4, run.stdout);
       const [boost, ad, users, insights] = answers;

@@ -1,5 +1,5 @@
-// "Analytics (sandbox)" in README.md, as a newcomer runs it after "Your first posts": instagram
-// connected through the consent page, the photo post published by the README's own blocks, then
+// "Analytics (sandbox)" in docs/guides/analytics.md, as a newcomer runs it after "Your first posts": instagram
+// connected through the consent page, the photo post published by the publishing guide's own blocks, then
 // the analytics block as it is: the post's insights (live, then narrowed and refreshed), the
 // account's insights, demographics, followers online and a best time with its basis, each read
 // from the sandbox's insights. On SQLite and PostgreSQL.
@@ -22,7 +22,7 @@ interface TargetInsights {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`README analytics [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`guide: analytics [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let key: string;
     let instagram: string;
@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
       );
       const seq = t.sandbox.journal.list().at(-1)?.seq ?? 0;
       const run = await bash(['set -euo pipefail', examples.get('analytics') ?? ''].join('\n'), { ...env, POST: postId });
-      assert.equal(run.code, 0, `the README's analytics block failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's analytics block failed:\n${run.stderr}\n${run.stdout}`);
       const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       assert.equal(answers.length, 6, run.stdout);
       const [post, narrowed, account, demographics, online, best] = answers;

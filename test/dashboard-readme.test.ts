@@ -1,6 +1,6 @@
-// The README's dashboard walk-through, as a newcomer follows it, on both stores: a key that holds
+// The dashboard walk-through of docs/guides/dashboard.md, as a newcomer follows it, on both stores: a key that holds
 // its posts for approval (`socialapi keys create --approval`), a reddit account connected through
-// the consent page, the README's post block run as it is (held), a sign-in link printed by
+// the consent page, the guide's post block run as it is (held), a sign-in link printed by
 // `socialapi dashboard link`, opened in Chromium, Approve pressed, and the post published in the
 // sandbox's reddit with its URL on the Posts page. Skipped without a browser (failed under CI).
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ const noBrowser = CHROMIUM && existsSync(CHROMIUM) ? false : 'no Chromium found 
 if (noBrowser && IN_CI) throw new Error(`CI: ${noBrowser}`);
 
 for (const dialect of DIALECTS) {
-  describe(`README dashboard walk-through [${dialect}]`, { skip: noBrowser || skipReason(dialect) }, () => {
+  describe(`guide: dashboard walk-through [${dialect}]`, { skip: noBrowser || skipReason(dialect) }, () => {
     let t: PostsApp;
     let browser: Browser;
     before(async () => {
@@ -42,7 +42,7 @@ for (const dialect of DIALECTS) {
       assert.ok(reddit, 'reddit connected');
 
       const block = readmeExamples().get('dashboard');
-      assert.ok(block, 'the README marks the dashboard block');
+      assert.ok(block, 'the guide marks the dashboard block');
       const run = await bash(['set -euo pipefail', block].join('\n'), { BASE: t.url, KEY: key, REDDIT: reddit });
       assert.equal(run.code, 0, run.stderr);
       const post = (JSON.parse(run.stdout) as { post: { id: string; status: string } }).post;

@@ -1,5 +1,5 @@
 // The platform options schemas (src/platforms/<platform>/options.ts) and the validators that read
-// them (src/modules/posts/validate/): the README's examples pass both, a wrong type is refused by
+// them (src/modules/posts/validate/): the publishing guide's examples pass both, a wrong type is refused by
 // the schema and by the validator with the 400 it always gave, no key of the wrong type reaches
 // the stored options, and what validateTarget stores always matches the platform's typed options
 // schema, so publishers can rely on the exported types. No database: validateTarget alone.
@@ -49,9 +49,9 @@ function refusal(platform: PostPlatform, data: Record<string, unknown>, options:
   return assert.fail(`${platform} ${JSON.stringify(data)} was accepted`);
 }
 
-/** The platformSpecificData of each marked "Your first posts" block in README.md. */
+/** The platformSpecificData of each marked "Your first posts" block of the publishing guide. */
 function readmeExamples(): Map<string, Record<string, unknown>> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/guides/publishing.md'), 'utf8');
   const out = new Map<string, Record<string, unknown>>();
   for (const [, name = '', block = ''] of readme.matchAll(/<!-- readme-example: (\w+) -->\n *```sh\n([\s\S]*?)```/g)) {
     const json = /<<EOF\n([\s\S]*?)\n *EOF/.exec(block)?.[1];
@@ -63,7 +63,7 @@ function readmeExamples(): Map<string, Record<string, unknown>> {
 }
 
 describe('platform options schemas', () => {
-  test("the README's examples pass the schema and the live rules, with no warnings, into typed options", () => {
+  test("the publishing guide's examples pass the schema and the live rules, with no warnings, into typed options", () => {
     const examples = readmeExamples();
     assert.deepEqual([...examples.keys()].sort(), [...PLATFORMS].sort());
     for (const platform of PLATFORMS) {
@@ -76,7 +76,7 @@ describe('platform options schemas', () => {
     }
   });
 
-  test('the normalised options are pinned for the README examples (what publishers read)', () => {
+  test("the normalised options are pinned for the publishing guide's examples (what publishers read)", () => {
     const examples = readmeExamples();
     const stored = (platform: PostPlatform) => JSON.parse(JSON.stringify(run(platform, examples.get(platform) ?? {}, { live: true }).options)) as unknown;
     assert.deepEqual(stored('reddit'), { subreddit: 'sandbox', title: 'Hello from socialapi' });

@@ -1,5 +1,5 @@
-// "Comments and inbox (sandbox)" in README.md, as a newcomer runs it after "Your first posts":
-// instagram connected through the consent page, the photo post published by the README's own
+// "Comments and inbox (sandbox)" in docs/guides/comments.md, as a newcomer runs it after "Your first posts":
+// instagram connected through the consent page, the photo post published by the publishing guide's own
 // blocks, then its comment blocks as they are: an endpoint registered, the account subscribed,
 // a sandbox person's comment answered, hidden, listed and deleted. comment.received reaches the
 // receiver, and each write reached the sandbox. On SQLite and PostgreSQL.
@@ -14,7 +14,7 @@ import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 
 for (const dialect of DIALECTS) {
-  describe(`README comments and inbox [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`guide: comments and inbox [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let receiver: Receiver;
     let key: string;
@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
       );
 
       const run = await bash(['set -euo pipefail', examples.get('comments_setup') ?? '', examples.get('comments') ?? ''].join('\n'), { ...env, POST: postId });
-      assert.equal(run.code, 0, `the README's comment blocks failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's comment blocks failed:\n${run.stderr}\n${run.stdout}`);
       const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       const [hook, subscription, reply, hide, list, removed] = answers;
       assert.equal(answers.length, 6, run.stdout);

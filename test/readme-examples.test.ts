@@ -1,5 +1,5 @@
-// "Your first posts" in README.md, as a newcomer runs it: one account connected per platform the
-// way a browser does (the sandbox's consent page, the service's callback), then the README's
+// "Your first posts" in docs/guides/publishing.md, as a newcomer runs it: one account connected per platform the
+// way a browser does (the sandbox's consent page, the service's callback), then the guide's
 // marked shell blocks run as they are with bash and curl (its photo upload included), and every
 // post they create ends `published` on its platform. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import type { SandboxState } from '../src/sandbox/index.ts';
 import type { TestApp } from './harness/app.ts';
 import { CLIENT_REDIRECT, startConnectApp, walkConnect } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
-import { bash, readmeExamples } from './harness/readme.ts';
+import { bash, examplesIn } from './harness/readme.ts';
 import { waitFor } from './harness/wait.ts';
 
 const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin'] as const;
@@ -17,9 +17,10 @@ interface PostBody {
   post: { id: string; status: string; targets: Array<{ platform: string; status: string; platformPostId: string | null; url: string | null; error: string | null; warnings: unknown[] }> };
 }
 
-test('README marks a setup block and one POST /api/v1/posts example per platform', () => {
-  // The other sections' blocks (comments, ads, analytics, whatsapp, dashboard) have suites of their own.
-  const names = [...readmeExamples().keys()].filter((name) => !/^(comments|ads|analytics|whatsapp|dashboard)/.test(name));
+const GUIDE = 'docs/guides/publishing.md';
+
+test('the publishing guide marks a setup block and one POST /api/v1/posts example per platform', () => {
+  const names = [...examplesIn(GUIDE).keys()];
   assert.deepEqual(names.sort(), ['setup', ...PLATFORMS].sort());
 });
 
@@ -34,18 +35,18 @@ async function selectOption(t: TestApp, key: string, pendingId: string, name: st
 }
 
 for (const dialect of DIALECTS) {
-  describe(`README first posts [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`publishing guide, first posts [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let key: string;
     const accounts: Record<string, string> = {};
     before(async () => {
       t = await startConnectApp(dialect, { worker: true, env: { LOG_LEVEL: 'silent' } });
       ({ key } = await t.tenant());
-      // As the README says: facebook with "Sandbox Books" unticked, so "Sandbox Bakery" connects at once.
+      // As the guide says: facebook with "Sandbox Books" unticked, so "Sandbox Bakery" connects at once.
       const books = [...t.sandbox.people.pages.values()].find((page) => page.name === 'Sandbox Books')?.id ?? '';
       for (const platform of PLATFORMS) {
         const walk = await walkConnect(t, key, platform, { redirectUrl: CLIENT_REDIRECT }, platform === 'facebook' ? { untick: [books] } : {});
-        // As the README says: linkedin's consent ends in a choice, where "Sandbox Bakery" is selected.
+        // As the guide says: linkedin's consent ends in a choice, where "Sandbox Bakery" is selected.
         const pendingId = platform === 'linkedin' ? walk.location?.searchParams.get('pendingId') : null;
         const accountId = pendingId ? await selectOption(t, key, pendingId, 'Sandbox Bakery') : walk.location?.searchParams.get('accountId');
         assert.ok(accountId, `${platform} connected: ${walk.location?.toString() ?? (await walk.response.text())}`);
@@ -55,11 +56,11 @@ for (const dialect of DIALECTS) {
     after(() => t.close());
 
     test('each example publishes, on the sandbox as it is seeded', async () => {
-      const examples = readmeExamples();
+      const examples = examplesIn(GUIDE);
       const script = ['set -euo pipefail', examples.get('setup') ?? '', ...PLATFORMS.map((p) => `echo "@@example ${p}"\n${examples.get(p) ?? ''}`)].join('\n');
       const env = { BASE: t.url, KEY: key, ...Object.fromEntries(PLATFORMS.map((p) => [p.toUpperCase(), accounts[p] ?? ''])) };
       const run = await bash(script, env);
-      assert.equal(run.code, 0, `the README's blocks failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's blocks failed:\n${run.stderr}\n${run.stdout}`);
 
       const [beforeFirst = '', ...sections] = run.stdout.split('@@example ');
       assert.match(beforeFirst, new RegExp(`^${t.url}/media-files/\\S+\\n$`), 'the setup printed the photo publicUrl');
@@ -85,7 +86,7 @@ for (const dialect of DIALECTS) {
         );
         assert.equal(post.status, 'published', `${platform}: ${JSON.stringify(post.targets)}`);
         assert.ok(post.targets[0]?.platformPostId, `${platform}: the platform's id is kept`);
-        // As the README says: the url opens the post, on the sandbox's own page; the tiktok
+        // As the guide says: the url opens the post, on the sandbox's own page; the tiktok
         // example is SELF_ONLY, which has no public id and so no url.
         const url = post.targets[0]?.url ?? null;
         if (platform === 'tiktok') {

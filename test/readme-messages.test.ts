@@ -1,7 +1,7 @@
-// "Direct messages (sandbox)" in README.md, as a newcomer runs it after "Comments and inbox":
+// "Direct messages (sandbox)" in docs/guides/direct-messages.md, as a newcomer runs it after "Comments and inbox":
 // instagram and the facebook Page connected through the consent page, the comments section's
 // endpoint registered for the receiver, then the messages block as it is. The receiver checks
-// every signature with the secret printed at registration, as the README's receiver does, so
+// every signature with the secret printed at registration, as the webhooks guide's receiver does, so
 // the block must add the message events to that one endpoint (a second endpoint on the same URL
 // signs with a secret the receiver does not have). On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 
 for (const dialect of DIALECTS) {
-  describe(`README direct messages [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`guide: direct messages [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let receiver: Receiver;
     let key: string;
@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
     test("the block puts the message events on the comments section's endpoint, and a person's message reaches the receiver signed with its secret", async () => {
       const examples = readmeExamples();
       const block = examples.get('comments_messages') ?? '';
-      assert.ok(block, 'the README marks the direct messages block');
+      assert.ok(block, 'the guide marks the direct messages block');
       const env = { BASE: t.url, KEY: key, INSTAGRAM: accounts.instagram ?? '', FACEBOOK: accounts.facebook ?? '', RECEIVER: receiver.url };
       const setup = await bash(['set -euo pipefail', examples.get('comments_setup') ?? ''].join('\n'), env);
       assert.equal(setup.code, 0, setup.stderr);
@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
       // What the comments section left in the newcomer's shell: its helpers.
       const helpers = (examples.get('comments_setup') ?? '').split('\n').filter((line) => /^(json\(\)|get\(\)|send\(\))/.test(line)).join('\n');
       const run = await bash([helpers, 'set -euo pipefail', block].join('\n'), env);
-      assert.equal(run.code, 0, `the README's direct messages block failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's direct messages block failed:\n${run.stderr}\n${run.stdout}`);
       const [patched] = run.stdout.trim().split('\n');
       const webhook = (JSON.parse(patched ?? '{}') as { webhook: { id: string; events: string[] } }).webhook;
       assert.equal(webhook.id, registered.webhook.id);

@@ -1,4 +1,4 @@
-// The README's configuration table names every variable a platform definition reads: its apps'
+// The configuration guide's table (docs/guides/configuration.md) names every variable a platform definition reads: its apps'
 // id and secret, and each name its settings() asks for (recorded by calling it with a reader
 // that answers the defaults). A new platform's variables are found here without a list by hand.
 import assert from 'node:assert/strict';
@@ -23,9 +23,8 @@ function variablesOf(definition: PlatformDefinition): string[] {
   return [...new Set(names)];
 }
 
-test("the README's configuration table names every variable of every platform definition", () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('## Configuration'));
+test("the configuration guide's table names every variable of every platform definition", () => {
+  const table = readFileSync(join(ROOT, 'docs/guides/configuration.md'), 'utf8');
   const rows = table.split('\n').filter((line) => line.startsWith('| `'));
   const missing = DEFINITIONS.flatMap((d: PlatformDefinition) => variablesOf(d).filter((name) => !rows.some((row) => row.includes(`\`${name}\``))).map((name) => `${d.name}: ${name}`));
   assert.deepEqual(missing, []);

@@ -1,4 +1,4 @@
-// The copy-paste receiver in README.md, run as it is, receives and verifies a real delivery,
+// The copy-paste receiver of docs/guides/webhooks.md, run as it is, receives and verifies a real delivery,
 // refuses a forged one, and keeps receiving across a secret rotation: on the old secret during the
 // grace, then on the new one.
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ const freePort = () =>
     });
   });
 
-describe('README receiver', () => {
+describe('webhooks guide receiver', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp('sqlite', { worker: true });
@@ -29,9 +29,9 @@ describe('README receiver', () => {
   after(() => t.close());
 
   test('verifies a real delivery and refuses a forged one; across a secret rotation it loses no event', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const code = /## Receiving webhooks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
-    assert.ok(code, 'README has the receiver');
+    const guide = readFileSync(join(ROOT, 'docs/guides/webhooks.md'), 'utf8');
+    const code = /```js\n([\s\S]*?)```/.exec(guide)?.[1];
+    assert.ok(code, 'the webhooks guide has the receiver');
     const file = join(mkdtempSync(join(tmpdir(), 'receiver-')), 'receiver.mjs');
     writeFileSync(file, code);
 

@@ -1,5 +1,5 @@
-// "WhatsApp (sandbox)" in README.md, as a newcomer runs it: the sandbox's number connected through
-// the embedded signup page and the consent page, then the README's block as it is: the number
+// "WhatsApp (sandbox)" in docs/guides/whatsapp.md, as a newcomer runs it: the sandbox's number connected through
+// the embedded signup page and the consent page, then the guide's block as it is: the number
 // registered and read, a template created and approved, our photo put on WhatsApp, its info and
 // its bytes read back; then the conversation, with the message events added to the receiver's
 // endpoint (its secret checked on every delivery). On SQLite and PostgreSQL.
@@ -15,7 +15,7 @@ import { waitFor } from './harness/wait.ts';
 import { openConsent, submitConsent } from './sandbox/helpers.ts';
 
 for (const dialect of DIALECTS) {
-  describe(`README whatsapp [${dialect}]`, { skip: skipReason(dialect) }, () => {
+  describe(`guide: whatsapp [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp & { sandbox: SandboxState };
     let key: string;
     let whatsapp: string;
@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
       receiver = await new Receiver().start();
       t = await startConnectApp(dialect, { worker: true, env: { LOG_LEVEL: 'silent' } });
       ({ key } = await t.tenant());
-      // As the README says: the authUrl is the signup page, whose link leads to the consent page.
+      // As the guide says: the authUrl is the signup page, whose link leads to the consent page.
       const start = (await (await t.request(`/api/v1/connect/whatsapp?redirectUrl=${encodeURIComponent(CLIENT_REDIRECT)}`, { key })).json()) as { authUrl: string };
       const page = await (await fetch(start.authUrl)).text();
       const href = /id="signup" href="([^"]+)"/.exec(page)?.[1]?.replace(/&#38;/g, '&') ?? '';
@@ -39,9 +39,9 @@ for (const dialect of DIALECTS) {
 
     test('the block registers the number, gets a template approved and puts a photo on WhatsApp and back', async () => {
       const block = readmeExamples().get('whatsapp') ?? '';
-      assert.ok(block, 'the README marks a whatsapp block');
+      assert.ok(block, 'the guide marks a whatsapp block');
       const run = await bash(['set -euo pipefail', block].join('\n'), { BASE: t.url, KEY: key, WHATSAPP: whatsapp });
-      assert.equal(run.code, 0, `the README's whatsapp block failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's whatsapp block failed:\n${run.stderr}\n${run.stdout}`);
       const lines = run.stdout.trim().split('\n').filter((line) => line.trim() !== '');
       assert.equal(lines.length, 5, run.stdout);
       const [registered, number, template, media] = lines.slice(0, 4).map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
     test('then the conversation: a template outside the window, the person answers, text and the photo back, their statuses', async () => {
       const examples = readmeExamples();
       const block = examples.get('whatsapp_messages') ?? '';
-      assert.ok(block, 'the README marks a whatsapp_messages block');
+      assert.ok(block, 'the guide marks a whatsapp_messages block');
       // What the first block left in the newcomer's shell: its helpers, WA and PIXEL.
       const first = (examples.get('whatsapp') ?? '').split('\n').filter((line) => /^(json\(\)|get\(\)|send\(\)|WA=|PIXEL=)/.test(line)).join('\n');
       // The receiver's endpoint, registered in an earlier section; the receiver checks its secret.
@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
       const endpoint = ((await registered.json()) as { webhook: { id: string; secret: string } }).webhook;
       receiver.secret = endpoint.secret;
       const run = await bash([first, 'set -euo pipefail', block].join('\n'), { BASE: t.url, KEY: key, WHATSAPP: whatsapp, RECEIVER: receiver.url });
-      assert.equal(run.code, 0, `the README's whatsapp_messages block failed:\n${run.stderr}\n${run.stdout}`);
+      assert.equal(run.code, 0, `the guide's whatsapp_messages block failed:\n${run.stderr}\n${run.stdout}`);
       const lines = run.stdout.trim().split('\n').filter((line) => line.trim() !== '');
       const patched = (JSON.parse(lines[0] ?? '{}') as { webhook: { id: string; events: string[] } }).webhook;
       assert.equal(patched.id, endpoint.id, 'the block changes the existing endpoint');
