@@ -46,6 +46,20 @@ export interface PostPublishing<O> {
   media?: MediaRules;
 }
 
+/**
+ * A read of the account's own things on the platform that only some platforms have (pinterest
+ * boards), served live at `GET /accounts/{id}/{name}`; the adapter's `accountResources[name]`
+ * reads it.
+ */
+export interface AccountResource {
+  /** The path segment after /accounts/{id}/ (lower case, dashes), also the adapter's key. */
+  name: string;
+  /** The operation's summary in the API document. */
+  summary: string;
+  /** The schema of the 200 answer. */
+  response: TObject;
+}
+
 /** A best-time slot: weekday (0 = Monday), UTC hour and a relative weight. */
 export type BestTimeSlot = readonly [weekday: number, hour: number, weight: number];
 
@@ -71,6 +85,8 @@ export interface PlatformDefinition<P extends Platform = Platform, S = unknown> 
    * GET /inbox/comments, which pages through a post's comments, does not.
    */
   commentTree?: true;
+  /** Account-scoped reads it offers beyond the shared ones (each needs its reader in the adapter's accountResources). */
+  accountResources?: readonly AccountResource[];
   /** The slots best time falls back to without data of the account's own; absent: the shared weekday afternoons. */
   bestTime?: readonly BestTimeSlot[];
 }

@@ -161,6 +161,9 @@ export interface CountedPublishingLimit {
   windowHours: number;
 }
 
+/** Reads one of the definition's accountResources for the account: the 200 answer's body. */
+export type AccountResourceReader = (credentials: AccountCredentials) => Promise<unknown>;
+
 /** Where platforms send webhooks: our callback and the token its handshake must echo. */
 export interface WebhookCallback {
   url: string;
@@ -229,6 +232,8 @@ export interface PlatformAdapter<P extends Platform = Platform> {
   whatsapp?: WhatsAppBusiness;
   /** Ads through the Marketing API (ads-types.ts): facebook. */
   ads?: AdsCapability;
+  /** The readers of the definition's accountResources, by name. */
+  accountResources?: Readonly<Record<string, AccountResourceReader>>;
 }
 
 /** What modules get as `deps.platforms`: every adapter, built once at start, and the shared platform settings they need. */

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { RouteRegistrar } from '../../http/routes.ts';
 import { Health } from './health.ts';
 import { accountRefreshJob } from './refresh-job.ts';
+import { accountResourceRoutes } from './routes/account-resources.ts';
 import { getAccountHealth } from './routes/account-health.ts';
 import { getAccount } from './routes/get-account.ts';
 import { listAccounts } from './routes/list-accounts.ts';
@@ -14,7 +15,7 @@ import { subscribeAccountWebhooks } from './routes/webhook-subscription.ts';
 import { Account } from './schemas.ts';
 
 export const accountRoutes: RouteRegistrar[] = [listAccounts, getAccount, updateAccount,
-  listAccountHealth, getAccountHealth, getPublishingLimit, subscribeAccountWebhooks];
+  listAccountHealth, getAccountHealth, getPublishingLimit, subscribeAccountWebhooks, ...accountResourceRoutes()];
 
 export const accountSchemas = [Account, Health];
 
