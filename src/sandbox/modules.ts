@@ -15,6 +15,7 @@ import { tiktokModule } from './tiktok/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 import { whatsappModule } from './whatsapp/module.ts';
 import { xModule } from './x/module.ts';
+import { youtubeModule } from './youtube/module.ts';
 
 export const SANDBOX_MODULES = [
   metaModule,
@@ -25,6 +26,7 @@ export const SANDBOX_MODULES = [
   redditModule,
   linkedinModule,
   xModule,
+  youtubeModule,
   whatsappModule,
   adsModule,
   insightsModule,
