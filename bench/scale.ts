@@ -42,7 +42,7 @@ export interface ScaleOptions {
 // Few slots on purpose: the claim is that slots add up across workers while the platforms are
 // what they wait on. On 2 cores shared with PostgreSQL, the sandbox and other work, 8 slots a
 // worker already made two workers CPU-bound (each target's ~250 ms of database and CPU work
-// around its call grew by half); see docs/decisions.md for both figures.
+// around its call grew by half); see bench/RESULTS.md for both figures.
 export const DEFAULT_OPTIONS: ScaleOptions = { postgresUrl: null, posts: 400, slots: 4, latencyMs: 300 };
 
 export interface ScaleRun {

@@ -217,7 +217,7 @@ for (const dialect of DIALECTS) {
       assert.equal(rotated.code, 0, rotated.stderr);
       const newKey = /^(sk_[0-9A-Za-z]{43})$/m.exec(rotated.stdout)?.[1] ?? '';
       // The server's key cache forgets on the command's notice, which reaches it a few
-      // milliseconds after the command ends (docs/decisions.md, "Revoked keys across processes").
+      // milliseconds after the command ends (docs/architecture/store.md, "Notices between processes").
       const refusedSoon = (oldKey: string) => waitFor(async () => ((await get(url, oldKey)).status === 401 ? true : null), 2000, 'the key refused');
       await refusedSoon(key);
       const afterRotate = await get(url, newKey);

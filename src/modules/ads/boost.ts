@@ -27,7 +27,7 @@ export interface BoostRequest {
   confirm?: boolean | undefined;
 }
 
-/** Where a boost shows when the request names no audience (documented in docs/decisions.md). */
+/** Where a boost shows when the request names no audience (documented in docs/architecture/ads-and-analytics.md). */
 export const DEFAULT_BOOST_TARGETING = { geo_locations: { countries: ['US'] }, age_min: 18, age_max: 65 };
 
 const timeOf = (value: string | undefined, field: string): number | null => {

@@ -21,7 +21,7 @@ export function metaAppSecrets({ apps }: Pick<Platforms, 'apps'>): string[] {
 
 /**
  * Why an account cannot be subscribed by API although its platform sends webhooks: Threads
- * webhooks are set once per app in the App Dashboard (docs/decisions.md, issue 14 point 4).
+ * webhooks are set once per app in the App Dashboard (docs/adr/0022-threads.md).
  */
 export function dashboardOnlyWebhooks(platform: string, config: Config): string | null {
   if (platform !== 'threads') return null;

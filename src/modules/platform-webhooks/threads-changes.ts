@@ -1,4 +1,4 @@
-// Reads a Threads webhook (Meta's "Webhooks for Threads"; docs/decisions.md, issue 14 point 4).
+// Reads a Threads webhook (Meta's "Webhooks for Threads"; docs/adr/0022-threads.md).
 // Threads does not use the Graph `{object, entry}` envelope: one notification is
 //   {app_id, topic, target_id, time, subscription_id, has_uid_field, values: {value, field}}
 // `replies` (topic moderate): the value is the reply itself,

@@ -2,7 +2,7 @@
 // feed, videos and stories, and an object's comments, read newest first from `since` on
 // (platforms.md §3.1–3.2), page after page until the look has seen back to `since`
 // (look-back.ts). Drafts are not listed by the feed, so an interrupted draft cannot be found;
-// see docs/decisions.md.
+// see docs/adr/0023-facebook-and-instagram.md.
 import { obj, str, type Json } from '../json.ts';
 import { confirmedLook } from '../look-back.ts';
 import { graphLook } from '../meta/graph-look.ts';

@@ -1,5 +1,5 @@
 // tiktok's platformSpecificData (contract table "tiktok"; the names of the keys the contract
-// leaves open are in docs/decisions.md): the keys a client sends (TiktokData, also the OpenAPI
+// leaves open are in docs/adr/0021-tiktok.md): the keys a client sends (TiktokData, also the OpenAPI
 // description), the options validation keeps for the publisher (TiktokOptions, stored per
 // target: a video post or a photo post, each with its own keys), and the rules checked only
 // when the post goes live. validate.ts beside it applies them and names the field.

@@ -2,7 +2,7 @@
 // rules of src/platforms/tiktok/options.ts, its live-only rules when the post goes live, and the
 // rules between keys. The contract leaves the names of the music and disclosure keys open:
 // autoAddMusic and isAigc are accepted, with videoCoverTimestampMs, photoCoverIndex and a photo
-// `title` (docs/decisions.md).
+// `title` (docs/adr/0021-tiktok.md).
 import {
   TIKTOK_PHOTO_DESCRIPTION_MAX,
   TIKTOK_PHOTO_ONLY,

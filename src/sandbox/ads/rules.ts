@@ -1,7 +1,7 @@
 // Validation of campaigns and ad sets (platforms.md §9.1–9.2, §9.8): errors are code 100 with
 // `error_user_title`/`error_user_msg`, the shape Marketing API validation errors take. Which
 // optimization goals each ODAX objective allows, and which billing events each goal allows,
-// follow Meta's validation tables as best known (unconfirmed in detail; see docs/decisions.md, "Sandbox").
+// follow Meta's validation tables as best known (unconfirmed in detail; see docs/adr/0027-sandbox-oauth-and-shape.md).
 import { graphError } from '../meta/graph-error.ts';
 import type { PlatformError } from '../core/platform-error.ts';
 import { str, type GraphInput } from '../meta/params.ts';

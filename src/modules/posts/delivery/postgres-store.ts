@@ -1,6 +1,6 @@
 // Delivery's writes on PostgreSQL: each a statement of data-modifying CTEs, one round trip,
 // where the bench showed the round trips cost (a run's start, a dispatch, an attempt that ends
-// its target: docs/decisions.md, issues 21 and 30). The rest (a retry or a processing check
+// its target: docs/architecture/delivery.md, figures in bench/RESULTS.md). The rest (a retry or a processing check
 // scheduled, a closing statement that found the post held) is the portable transaction.
 import type { DeliveryStore } from './delivery-store.ts';
 import { recordClosing, recordReleasing } from './closing.ts';
