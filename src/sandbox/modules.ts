@@ -9,6 +9,7 @@ import { insightsModule } from './insights/module.ts';
 import { instagramModule } from './instagram/module.ts';
 import { linkedinModule } from './linkedin/module.ts';
 import { metaModule } from './meta/module.ts';
+import { pinterestModule } from './pinterest/module.ts';
 import { redditModule } from './reddit/module.ts';
 import { threadsModule } from './threads/module.ts';
 import { tiktokModule } from './tiktok/module.ts';
@@ -27,6 +28,7 @@ export const SANDBOX_MODULES = [
   linkedinModule,
   xModule,
   youtubeModule,
+  pinterestModule,
   whatsappModule,
   adsModule,
   insightsModule,
