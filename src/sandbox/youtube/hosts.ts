@@ -1,5 +1,6 @@
 // accounts.google.com (the consent page), oauth2.googleapis.com (token, revoke), www.googleapis.com
-// (the Data API and its upload paths) and youtubeanalytics.googleapis.com (reports).
+// (the Data API and its upload paths), youtubeanalytics.googleapis.com (reports) and
+// www.youtube.com (the page of each video).
 import { Host } from '../core/router.ts';
 import { registerConsent } from '../oauth/consent.ts';
 import { reports } from './analytics.ts';
@@ -7,6 +8,7 @@ import { insertPlaylist, insertPlaylistItem, listChannels, listPlaylistItems, li
 import { deleteComment, insertComment, insertThread, listComments, listThreads, setModerationStatus } from './comments.ts';
 import { youtubeHostErrors } from './errors.ts';
 import { googleConsent, googleRevoke, googleToken } from './login.ts';
+import { registerYouTubePages } from './post-page.ts';
 import { putUpload, startUpload } from './upload.ts';
 import { deleteVideo, listVideos, updateVideo } from './videos.ts';
 
@@ -33,5 +35,7 @@ export function youtubeHosts(): Host[] {
     .post('/youtube/v3/comments', insertComment)
     .delete('/youtube/v3/comments', deleteComment);
   const analytics = new Host('youtubeanalytics.googleapis.com', youtubeHostErrors).get('/v2/reports', reports);
-  return [accounts, oauth, api, analytics];
+  const web = new Host('www.youtube.com', youtubeHostErrors);
+  registerYouTubePages(web);
+  return [accounts, oauth, api, analytics, web];
 }
