@@ -22,6 +22,12 @@ export interface TargetInput {
   path: string;
   /** http media URLs are accepted (ALLOW_PRIVATE_URLS: sandbox and development); never links. */
   allowHttp: boolean;
+  /**
+   * The account the target goes to, for rules that depend on its kind (a LinkedIn organization,
+   * a Page). Given when the post is created; a stored target validated again (new content,
+   * going live) was checked against its account then, and its account's kind does not change.
+   */
+  account?: { platformUserId: string; metadata: Record<string, unknown> } | undefined;
 }
 
 /** What a platform validator gives back: its normalised options and the skipped keys. */
