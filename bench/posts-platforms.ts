@@ -71,7 +71,7 @@ export async function benchPlatforms(
   stage: Stage,
   state: SandboxState,
   posts: number,
-  deliver: (label: string, bodies: unknown[], total: number) => Promise<{ published: number; failed: number; perSecond: number; cpuMicros: number | null }>,
+  deliver: (label: string, bodies: Array<Record<string, unknown>>, total: number) => Promise<{ published: number; failed: number; perSecond: number; cpuMicros: number | null }>,
   label: string,
 ): Promise<PlatformDelivery[]> {
   const results: PlatformDelivery[] = [];

@@ -150,11 +150,13 @@ for (const dialect of DIALECTS) {
       assert.ok(warned.body.post.targets[0]?.warnings.some((w) => w.key === 'subreddit'));
     });
 
-    test('CONNECTIONS as an organization fails the target naming visibility; a duplicate not sent by us fails as LinkedIn says', async () => {
+    test('CONNECTIONS as an organization is a 400 naming visibility; a duplicate not sent by us fails as LinkedIn says', async () => {
       const account = await addLinkedInAccount(t, org, 'organization');
-      const connections = await publishNow([{ accountId: account.id, platformSpecificData: { visibility: 'CONNECTIONS' } }], 'Only friends');
-      assert.equal(connections.status, 'failed');
-      assert.match(connections.targets[0]?.error ?? '', /platformSpecificData\.visibility: CONNECTIONS is for person accounts only/);
+      const start = mark();
+      const connections = await createPost(t, key, { content: 'Only friends', publishNow: true, platforms: [{ accountId: account.id, platformSpecificData: { visibility: 'CONNECTIONS' } }] });
+      assert.equal(connections.status, 400, JSON.stringify(connections.body));
+      assert.match(connections.body.error?.message ?? '', /platforms\[0\]\.platformSpecificData\.visibility: CONNECTIONS is for person accounts only/);
+      assert.equal(calls(start, 'POST', '/rest/posts').length, 0, 'nothing sent');
       const first = await publishNow([{ accountId: account.id }], 'Same words');
       assert.equal(first.status, 'published');
       const second = await publishNow([{ accountId: account.id }], 'Same words');

@@ -4,6 +4,7 @@
 // and the per-target warnings for skipped keys.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { PLATFORMS } from '../src/platforms/registry.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { addAccount, createPost, startPostsApp, type PostsApp } from './posts-support.ts';
 
@@ -159,7 +160,7 @@ for (const dialect of DIALECTS) {
       await expect400({ content: 'x', platforms: [target('reddit'), target('threads'), target('reddit')] }, /^platforms\[2\]\.accountId: the same account as platforms\[0\]/);
       await expect400({ content: 'x', platforms: [{ accountId: 'acc_nope' }] }, /^platforms\[0\]\.accountId: no such account$/);
       await expect400({ content: 'x', platforms: [target('threads'), { accountId: accounts.foreign }] }, /^platforms\[1\]\.accountId: no such account$/);
-      await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: 'myspace' }] }, /^platforms\[0\]\.platform: must be one of reddit, instagram, facebook, threads, tiktok, whatsapp, x, linkedin$/);
+      await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: 'myspace' }] }, new RegExp(`^platforms\\[0\\]\\.platform: must be one of ${PLATFORMS.join(', ')}$`));
       for (const word of ['x', 'linkedin', 'threads', 'whatsapp']) {
         await expect400({ content: 'x', platforms: [{ ...target('reddit'), platform: word }] }, /^platforms\[0\]\.platform: does not match the account, which is a reddit account$/);
       }

@@ -5,6 +5,7 @@
 import { errors } from '../../http/errors.ts';
 import { compact, extensionOf, Fields, length, looksLikeVideo, stringProblem, urlProblem, type TargetInput, type Validated } from '../validate-fields.ts';
 import { LINKEDIN_COMMENTARY_MAX, LINKEDIN_MULTI_IMAGE, LinkedInData, type LinkedInMediaType, type LinkedInOptions } from './options.ts';
+import { isOrganizationUrn } from './publish.ts';
 
 type LinkedInFields = Fields<(typeof LinkedInData)['properties']>;
 
@@ -81,6 +82,8 @@ export function validateLinkedIn(input: TargetInput): Validated<LinkedInOptions>
   const link = article(f);
   if (link && urls.length) f.fail('article', 'an article link card cannot go with media');
   const visibility = f.oneOf('visibility');
+  // The account is known when the post is made; the publisher checks again for a stored target.
+  if (visibility === 'CONNECTIONS' && input.account && isOrganizationUrn(input.account.platformUserId)) f.fail('visibility', 'CONNECTIONS is for person accounts only; this is an organization');
   const options: LinkedInOptions = compact({
     visibility,
     mediaType: urls.length ? type : undefined,
