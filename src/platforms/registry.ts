@@ -16,6 +16,7 @@ import { tiktokPlatform } from './tiktok/index.ts';
 import type { Platform, PlatformAdapter, Platforms } from './types.ts';
 import { whatsappPlatform } from './whatsapp/index.ts';
 import { xPlatform } from './x/index.ts';
+import { youtubePlatform } from './youtube/index.ts';
 
 /** Every platform's definition, one line each: the order is the order platforms are listed in (PLATFORMS). */
 export const DEFINITIONS = [
@@ -27,6 +28,7 @@ export const DEFINITIONS = [
   whatsappPlatform,
   xPlatform,
   linkedinPlatform,
+  youtubePlatform,
 ] as const;
 
 // Every platform name a folder declares has its definition here (one left out fails to compile).
