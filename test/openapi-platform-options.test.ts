@@ -15,6 +15,7 @@ import { RedditData } from '../src/platforms/reddit/options.ts';
 import { ThreadsData } from '../src/platforms/threads/options.ts';
 import { TiktokData } from '../src/platforms/tiktok/options.ts';
 import { XData } from '../src/platforms/x/options.ts';
+import { YouTubeData } from '../src/platforms/youtube/options.ts';
 import { ROOT } from './harness/cli.ts';
 
 interface Schema {
@@ -27,8 +28,8 @@ interface Schema {
   additionalProperties?: boolean;
 }
 
-const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData };
-const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData' };
+const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData, youtube: YouTubeData };
+const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData', youtube: 'YouTubeData' };
 
 function platformSpecificData(): Schema {
   const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };

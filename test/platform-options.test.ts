@@ -18,6 +18,7 @@ import { RedditData, RedditOptions } from '../src/platforms/reddit/options.ts';
 import { ThreadsData, ThreadsOptions } from '../src/platforms/threads/options.ts';
 import { TiktokData, TiktokOptions } from '../src/platforms/tiktok/options.ts';
 import { XData, XOptions } from '../src/platforms/x/options.ts';
+import { YouTubeData, YouTubeOptions } from '../src/platforms/youtube/options.ts';
 import { ROOT } from './harness/cli.ts';
 
 const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<string, TSchema> }; options: TSchema }> = {
@@ -28,6 +29,7 @@ const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<strin
   tiktok: { data: TiktokData, options: TiktokOptions },
   linkedin: { data: LinkedInData, options: LinkedInOptions },
   x: { data: XData, options: XOptions },
+  youtube: { data: YouTubeData, options: YouTubeOptions },
 };
 const PLATFORMS = Object.keys(SCHEMAS) as PostPlatform[];
 const PHOTO = 'https://media.example/files/pixel.jpg';
@@ -116,6 +118,8 @@ describe('platform options schemas', () => {
     ['x', { replySettings: 'nobody' }, 'platforms[0].platformSpecificData.replySettings: must be one of everyone, following, mentionedUsers, subscribers, verified'],
     ['x', { poll: { options: ['a'], durationMinutes: 60 } }, 'platforms[0].platformSpecificData.poll.options: must have 2 to 4 options'],
     ['x', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
+    ['youtube', { privacyStatus: 'hidden' }, 'platforms[0].platformSpecificData.privacyStatus: must be one of public, unlisted, private'],
+    ['youtube', { title: 'x'.repeat(101) }, 'platforms[0].platformSpecificData.title: must have at most 100 characters'],
   ];
   for (const [platform, data, message] of WRONG) {
     test(`${platform}: ${JSON.stringify(data).slice(0, 60)} is refused by the schema and answers "${message.split(': ').pop() ?? ''}"`, () => {
@@ -138,6 +142,7 @@ describe('platform options schemas', () => {
       tiktok: [{}, { mediaType: 'image', mediaUrls: [IMG] }],
       linkedin: [{}, { mediaUrl: IMG }],
       x: [{}, { mediaUrl: IMG }],
+      youtube: [{}, { mediaUrl: VID }],
     };
     for (const platform of PLATFORMS) {
       for (const [key, schema] of Object.entries(SCHEMAS[platform].data.properties)) {
