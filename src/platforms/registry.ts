@@ -9,6 +9,7 @@ import { facebookPlatform } from './facebook/index.ts';
 import { createPlatformHttp, type PlatformHttp } from './http.ts';
 import { instagramPlatform } from './instagram/index.ts';
 import { linkedinPlatform } from './linkedin/index.ts';
+import { pinterestPlatform } from './pinterest/index.ts';
 import { redditPlatform } from './reddit/index.ts';
 import type { PostPlatform } from './target-options.ts';
 import { threadsPlatform } from './threads/index.ts';
@@ -29,6 +30,7 @@ export const DEFINITIONS = [
   xPlatform,
   linkedinPlatform,
   youtubePlatform,
+  pinterestPlatform,
 ] as const;
 
 // Every platform name a folder declares has its definition here (one left out fails to compile).

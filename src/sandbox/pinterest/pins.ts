@@ -174,7 +174,7 @@ export function getPin(ctx: RouteContext): unknown {
   const { user } = pinterestAuth(ctx, ['boards:read', 'pins:read'], 'org_read');
   const pin = ownPin(ctx, user);
   const view = pinView(ctx, pin);
-  if (ctx.query.pin_metrics === 'true') view.pin_metrics = { lifetime_metrics: lifetime(pin) };
+  if (ctx.query.pin_metrics === 'true') view.pin_metrics = pinMetrics(pin);
   return view;
 }
 
@@ -227,6 +227,14 @@ function lifetime(pin: PinterestPin): Record<string, number> {
   };
   if (pin.kind === 'video') values.VIDEO_MRC_VIEW = m.videoViews;
   return values;
+}
+
+/** `pin_metrics` of GET /v5/pins/{id}?pin_metrics=true: the last 90 days and the lifetime, in the API's lower-case names. */
+function pinMetrics(pin: PinterestPin): Json {
+  const m = pin.metrics;
+  const counts: Record<string, number> = { impression: m.impressions, save: m.saves, pin_click: m.pinClicks, outbound_click: m.outboundClicks, clickthrough: m.outboundClicks, reaction: m.reactions, comment: m.comments };
+  if (pin.kind === 'video') counts.video_mrc_view = m.videoViews;
+  return { '90d': { impression: m.impressions, save: m.saves, pin_click: m.pinClicks, clickthrough: m.outboundClicks }, lifetime_metrics: counts };
 }
 
 const DAY_MS = 86_400_000;
