@@ -15,7 +15,7 @@ const stored = SANDBOX_MODULES.filter((m) => m.store).map((m) => m.name);
 describe('sandbox modules', () => {
   test('each store is a field named after its module; reset replaces every one with an empty store', () => {
     const state = new SandboxState({ seed: 'modules' });
-    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'linkedin', 'meta', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x']);
+    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'linkedin', 'meta', 'pinterest', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x']);
     const before = new Map<string, unknown>();
     for (const name of stored) {
       const store: unknown = Reflect.get(state, name);
@@ -54,6 +54,7 @@ describe('sandbox modules', () => {
     assert.deepEqual([...buildHosts(SANDBOX_MODULES).keys()].sort(), [
       'api.instagram.com',
       'api.linkedin.com',
+      'api.pinterest.com',
       'api.x.com',
       'graph.facebook.com',
       'graph.instagram.com',
@@ -62,11 +63,13 @@ describe('sandbox modules', () => {
       'oauth.reddit.com',
       'open-upload.tiktokapis.com',
       'open.tiktokapis.com',
+      'pinterest-media-upload.s3-accelerate.amazonaws.com',
       'rupload.facebook.com',
       'threads.net',
       'www.facebook.com',
       'www.instagram.com',
       'www.linkedin.com',
+      'www.pinterest.com',
       'www.reddit.com',
       'www.threads.net',
       'www.tiktok.com',
