@@ -15,7 +15,7 @@ export function validateYouTube(input: TargetInput): Validated<YouTubeOptions> {
   const f = new Fields(input, YouTubeData);
   if (Buffer.byteLength(input.content, 'utf8') > YOUTUBE_DESCRIPTION_BYTES) f.failTarget('content', `a YouTube description has at most ${YOUTUBE_DESCRIPTION_BYTES} UTF-8 bytes (this one has ${Buffer.byteLength(input.content, 'utf8')})`);
   if (ANGLE.test(input.content)) f.failTarget('content', 'YouTube refuses < and > in a description');
-  const [mediaUrl] = f.has('mediaUrls') ? f.fail('mediaUrls', 'a YouTube post is one video: give mediaUrl') : f.mediaUrls();
+  const [mediaUrl] = f.mediaUrls();
   const title = f.string('title');
   if (title !== undefined && !title.trim()) f.fail('title', 'must not be blank');
   if (title !== undefined && ANGLE.test(title)) f.fail('title', 'YouTube refuses < and > in a title');
