@@ -160,7 +160,7 @@ for (const dialect of DIALECTS) {
       }, 20_000, 'the first attempt to fail');
       assert.match(row.progress, /"session":"https:\/\/www\.googleapis\.com\/upload\/youtube\/v3\/videos\?/, 'the session URI was stored before the first byte');
       // The late chunk lands; then the retry is due.
-      await waitFor(async () => calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === 308) || null, 10_000, 'the late chunk');
+      await waitFor(() => Promise.resolve(calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === 308) || null), 10_000, 'the late chunk');
       clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
       const post = await settled(t, key, id, undefined, 30_000);
       assert.equal(post.status, 'published', JSON.stringify(post));
