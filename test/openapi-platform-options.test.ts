@@ -11,6 +11,7 @@ import { POST_PLATFORMS } from '../src/modules/posts/schemas.ts';
 import { FacebookData } from '../src/platforms/facebook/options.ts';
 import { InstagramData } from '../src/platforms/instagram/options.ts';
 import { LinkedInData } from '../src/platforms/linkedin/options.ts';
+import { PinterestData } from '../src/platforms/pinterest/options.ts';
 import { RedditData } from '../src/platforms/reddit/options.ts';
 import { ThreadsData } from '../src/platforms/threads/options.ts';
 import { TiktokData } from '../src/platforms/tiktok/options.ts';
@@ -28,8 +29,8 @@ interface Schema {
   additionalProperties?: boolean;
 }
 
-const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData, youtube: YouTubeData };
-const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData', youtube: 'YouTubeData' };
+const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData, youtube: YouTubeData, pinterest: PinterestData };
+const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData', youtube: 'YouTubeData', pinterest: 'PinterestData' };
 
 function platformSpecificData(): Schema {
   const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };

@@ -14,6 +14,7 @@ import { parseStoredOptions, validateTarget, type PostPlatform, type TargetResul
 import { FacebookData, FacebookOptions } from '../src/platforms/facebook/options.ts';
 import { InstagramData, InstagramOptions } from '../src/platforms/instagram/options.ts';
 import { LinkedInData, LinkedInOptions } from '../src/platforms/linkedin/options.ts';
+import { PinterestData, PinterestOptions } from '../src/platforms/pinterest/options.ts';
 import { RedditData, RedditOptions } from '../src/platforms/reddit/options.ts';
 import { ThreadsData, ThreadsOptions } from '../src/platforms/threads/options.ts';
 import { TiktokData, TiktokOptions } from '../src/platforms/tiktok/options.ts';
@@ -30,6 +31,7 @@ const SCHEMAS: Record<PostPlatform, { data: TSchema & { properties: Record<strin
   linkedin: { data: LinkedInData, options: LinkedInOptions },
   x: { data: XData, options: XOptions },
   youtube: { data: YouTubeData, options: YouTubeOptions },
+  pinterest: { data: PinterestData, options: PinterestOptions },
 };
 const PLATFORMS = Object.keys(SCHEMAS) as PostPlatform[];
 const PHOTO = 'https://media.example/files/pixel.jpg';
@@ -120,6 +122,8 @@ describe('platform options schemas', () => {
     ['x', { threadItems: [{ content: 5 }] }, 'platforms[0].platformSpecificData.threadItems[0].content: must be a string'],
     ['youtube', { privacyStatus: 'hidden' }, 'platforms[0].platformSpecificData.privacyStatus: must be one of public, unlisted, private'],
     ['youtube', { title: 'x'.repeat(101) }, 'platforms[0].platformSpecificData.title: must have at most 100 characters'],
+    ['pinterest', { boardId: 'recipes' }, 'platforms[0].platformSpecificData.boardId: must be a string of digits (a Pinterest id)'],
+    ['pinterest', { altText: 'x'.repeat(501) }, 'platforms[0].platformSpecificData.altText: must have at most 500 characters'],
   ];
   for (const [platform, data, message] of WRONG) {
     test(`${platform}: ${JSON.stringify(data).slice(0, 60)} is refused by the schema and answers "${message.split(': ').pop() ?? ''}"`, () => {
@@ -143,6 +147,7 @@ describe('platform options schemas', () => {
       linkedin: [{}, { mediaUrl: IMG }],
       x: [{}, { mediaUrl: IMG }],
       youtube: [{}, { mediaUrl: VID }],
+      pinterest: [{ mediaUrl: IMG }, { mediaUrl: VID }],
     };
     for (const platform of PLATFORMS) {
       for (const [key, schema] of Object.entries(SCHEMAS[platform].data.properties)) {
