@@ -12,6 +12,7 @@ import { xComments } from './comments.ts';
 import { xBody, xTokenBody } from './errors.ts';
 import { xInsights } from './insights.ts';
 import { xMedia } from './media-rules.ts';
+import { xMentions } from './mentions.ts';
 import { XData, XOptions } from './options.ts';
 import { xPostEditor, xPostRemover } from './published.ts';
 import { xPublisher } from './publish.ts';
@@ -105,6 +106,7 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     commentHider: comments.hider,
     commentLiker: comments.liker,
     commentRemover: comments.remover,
+    mentionReader: xMentions(ctx.http, settings.reads),
   };
 }
 

@@ -100,3 +100,19 @@ export function personReplies(state: SandboxState, input: { postId: string; text
   parent.metrics.replies++;
   return post;
 }
+
+/** A person's post that names another user by @handle (the control API's mentions). */
+export function personMentions(state: SandboxState, input: { text: string; username?: string | undefined }): XPost {
+  const named = [...input.text.matchAll(/@(\w{1,15})/g)].map((m) => m[1]?.toLowerCase());
+  if (![...state.people.xUsers.values()].some((u) => named.includes(u.username.toLowerCase()))) throw new Error('text: must name a sandbox user by @handle');
+  const name = input.username ?? 'sandbox_fan';
+  const author = [...state.people.xUsers.values()].find((u) => u.username === name) ?? state.addXUser({ username: name, name });
+  const id = state.ids.numeric('x-post', '19', 19);
+  const post: XPost = {
+    id, authorId: author.id, text: input.text, urls: [], createdAt: state.clock.now(), mediaIds: [], poll: null, replySettings: 'everyone', quoteTweetId: null,
+    inReplyToId: null, conversationId: id, editHistory: [id], editsRemaining: 5, madeWithAi: false, paidPartnership: false, deleted: false, hidden: false, likedBy: [],
+    metrics: { impressions: 0, likes: 0, replies: 0, reposts: 0, quotes: 0, bookmarks: 0, urlLinkClicks: 0, profileClicks: 0, videoViews: 0 },
+  };
+  state.x.posts.set(id, post);
+  return post;
+}

@@ -7,7 +7,7 @@ import { xConsent, xRevoke, xToken } from './login.ts';
 import { append, finalize, initialize, metadata, oneShot, status } from './media.ts';
 import { registerXPostPages } from './post-page.ts';
 import { createPost, deletePost } from './posts.ts';
-import { lookupPost, me, userPosts } from './reads.ts';
+import { lookupPost, me, userMentions, userPosts } from './reads.ts';
 
 export function xHosts(): Host[] {
   const web = new Host('x.com', xHostErrors);
@@ -18,6 +18,7 @@ export function xHosts(): Host[] {
     .post('/2/oauth2/revoke', xRevoke)
     .get('/2/users/me', me)
     .get('/2/users/:id/tweets', userPosts)
+    .get('/2/users/:id/mentions', userMentions)
     .post('/2/tweets', createPost)
     .get('/2/tweets/search/recent', searchRecent)
     .put('/2/tweets/:id/hidden', hideReply)

@@ -104,3 +104,38 @@ export function lookupPost(ctx: RouteContext): unknown {
   }
   return { data: view };
 }
+
+/**
+ * GET /2/users/{id}/mentions: others' posts naming the user by @handle, newest first, after
+ * `since_id` when given, paged like the user's posts; `expansions=author_id` adds the authors.
+ */
+export function userMentions(ctx: RouteContext): unknown {
+  const { user } = xAuth(ctx, READ_SCOPES, 'users-mentions', 300);
+  requireReads(ctx);
+  const named = ctx.state.people.xUsers.get(ctx.params.id ?? '');
+  if (!named) throw notFound(`Could not find user with id: [${ctx.params.id ?? ''}].`, ctx.params.id ?? '');
+  const max = ctx.query.max_results === undefined ? 10 : Number(ctx.query.max_results);
+  if (!Number.isInteger(max) || max < 5 || max > 100) throw invalidRequest('max_results', 'max_results must be from 5 to 100');
+  const sinceId = ctx.query.since_id;
+  if (sinceId !== undefined && !/^\d{1,19}$/.test(sinceId)) throw invalidRequest('since_id', 'since_id must be a post id');
+  const offset = ctx.query.pagination_token === undefined ? 0 : Number.parseInt(Buffer.from(ctx.query.pagination_token, 'base64url').toString(), 10);
+  if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('pagination_token', 'pagination_token is not valid');
+  const handle = new RegExp(`(^|[^\\w])@${named.username}(?!\\w)`, 'i');
+  const all = [...ctx.state.x.posts.values()]
+    .filter((p) => !p.deleted && p.authorId !== named.id && handle.test(p.text) && (sinceId === undefined || BigInt(p.id) > BigInt(sinceId)))
+    .sort((a, b) => b.createdAt - a.createdAt || (b.id > a.id ? 1 : -1));
+  const page = all.slice(offset, offset + max);
+  const meta: Record<string, unknown> = { result_count: page.length };
+  if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
+  if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+  if (!page.length) return { meta };
+  const body: Record<string, unknown> = { data: page.map((p) => postView(ctx, p, fieldsOf(ctx, 'tweet.fields'), user.id)), meta };
+  if ((ctx.query.expansions ?? '').split(',').includes('author_id')) {
+    const authors = [...new Set(page.map((p) => p.authorId))].flatMap((id) => {
+      const author = ctx.state.people.xUsers.get(id);
+      return author ? [userView(author, fieldsOf(ctx, 'user.fields'), 0)] : [];
+    });
+    body.includes = { users: authors };
+  }
+  return body;
+}
