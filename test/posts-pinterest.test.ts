@@ -157,7 +157,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('edit PATCHes the description; metrics with our names; unpublish DELETEs the Pin', async () => {
+    test('edit PATCHes the description; Pin metrics with our names, the account’s followers; unpublish DELETEs the Pin', async () => {
       const acc = await addPinterestAccount(t, org);
       const { post, target } = await publish(acc.id, { boardId: acc.boards[0]?.id, mediaUrl: media('/a.jpg') });
       const pinId = target?.platformPostId ?? '';
@@ -173,6 +173,10 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, await res.clone().text());
       const { targets } = (await res.json()) as { targets: Array<{ metrics: Record<string, number>; unsupported?: string[] }> };
       assert.deepEqual(targets[0]?.metrics, { views: 120, saves: 9, clicks: 14, websiteClicks: 5, likes: 7, comments: 2 }, JSON.stringify(targets[0]));
+
+      const followers = await t.request(`/api/v1/analytics/accounts/${acc.id}?metrics=followers`, { key });
+      assert.equal(followers.status, 200, await followers.clone().text());
+      assert.match(await followers.text(), /"followers"[^}]*310/);
 
       const comments = await t.request(`/api/v1/posts/${post.id}/comments-settings`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: false, accountId: acc.id }) });
       assert.equal(comments.status, 400);

@@ -13,7 +13,7 @@ import type { PlatformResponse } from '../http.ts';
 import { list, numberOf, obj, str, text, type Json } from '../json.ts';
 import type { AccountCredentials, PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { PINTEREST_API, pinterestApi, type PinterestApi } from './api.ts';
-import { pinterestInsights } from './insights.ts';
+import { pinterestAccountInsights, pinterestInsights } from './insights.ts';
 import { pinterestMedia } from './media-rules.ts';
 import { PinterestData, PinterestOptions } from './options.ts';
 import { pinterestPublisher } from './publish.ts';
@@ -128,6 +128,7 @@ export function pinterestAdapter(ctx: PlatformContext): PlatformAdapter<'pintere
     editor: pinterestPostEditor(api),
     remover: pinterestPostRemover(api),
     postInsights: pinterestInsights(api),
+    accountInsights: pinterestAccountInsights(api),
     accountResources: { boards: (credentials) => boardsOf(api, credentials) },
   };
 }

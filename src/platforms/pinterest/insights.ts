@@ -3,9 +3,10 @@
 // date range (the adapter has no clock of its own; the analytics endpoint wants start and end
 // dates). Our names from Pinterest's: views ← impression, saves ← save, clicks ← pin_click,
 // websiteClicks ← outbound_click (clickthrough), likes ← reaction, comments ← comment, videoViews
-// ← video_mrc_view; a count the answer lacks is `unsupported` for that Pin.
+// ← video_mrc_view; a count the answer lacks is `unsupported` for that Pin. The account's
+// followers come from /v5/user_account's follower_count.
 import { PlatformError } from '../errors.ts';
-import type { MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
+import type { AccountInsightsReader, MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
 import { numberOf, obj, text } from '../json.ts';
 import type { PinterestApi } from './api.ts';
 
@@ -36,6 +37,20 @@ export function pinterestInsights(api: PinterestApi): PostInsightsReader {
         else readout.unsupported.push(metric);
       }
       return readout;
+    },
+  };
+}
+
+/** The account's followers (DESIGN "Analytics": follower_count of /v5/user_account); every other account metric is unsupported. */
+export function pinterestAccountInsights(api: PinterestApi): AccountInsightsReader {
+  return {
+    metrics: ['followers'],
+    async account(account, query) {
+      const unsupported = query.metrics.filter((m) => m !== 'followers');
+      if (!query.metrics.includes('followers')) return { values: {}, unsupported, failures: [] };
+      const me = await api.json(account.accessToken, { path: '/user_account' });
+      const followers = numberOf(me.follower_count);
+      return { values: followers === null ? {} : { followers: { period: 'lifetime', total: followers, values: [], breakdown: [] } }, unsupported: followers === null ? [...unsupported, 'followers'] : unsupported, failures: [] };
     },
   };
 }
