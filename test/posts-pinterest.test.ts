@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../src/lib/ids.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { createPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
 import { addPinterestAccount } from './pinterest-support.ts';
@@ -155,6 +156,33 @@ for (const dialect of DIALECTS) {
       } finally {
         t.sandbox.updateSettings({ pinterest: { trial: false } });
       }
+    });
+
+    test('a 429 from Pinterest is retried later, nothing made; another organization cannot post to the account or act on its Pin', async () => {
+      const acc = await addPinterestAccount(t, org);
+      t.sandbox.updateSettings({ pinterest: { writesPerMinute: 0 } });
+      try {
+        const res = await createPost(t, key, { content: 'Too soon', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: { boardId: acc.boards[0]?.id, mediaUrl: media('/a.jpg') } }] });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        const { db } = t.runtime.deps.store;
+        const row = await waitFor(async () => {
+          const target = await db.selectFrom('post_targets').selectAll().where('post_id', '=', res.body.post.id).executeTakeFirstOrThrow();
+          return target.status === 'pending' && target.attempts >= 1 && target.next_attempt_at !== null ? target : null;
+        }, 10_000, 'the 429 to be scheduled for retry');
+        assert.match(row.error ?? '', /rate limit/i);
+        assert.equal([...t.sandbox.pinterest.pins.values()].filter((p) => p.description === 'Too soon').length, 0);
+      } finally {
+        t.sandbox.updateSettings({ pinterest: { writesPerMinute: 100 } });
+      }
+      const { post } = await publish(acc.id, { boardId: acc.boards[0]?.id, mediaUrl: media('/a.jpg') });
+      const other = await t.tenant();
+      const foreign = await createPost(t, other.key, { content: 'Not yours', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: { boardId: acc.boards[0]?.id, mediaUrl: media('/a.jpg') } }] });
+      assert.ok(foreign.status === 400 || foreign.status === 404, JSON.stringify(foreign.body));
+      const unpublish = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key: other.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: acc.id }) });
+      assert.equal(unpublish.status, 404);
+      const analytics = await t.request(`/api/v1/analytics/posts/${post.id}?metrics=views`, { key: other.key });
+      assert.equal(analytics.status, 404);
+      assert.equal(t.sandbox.pinterest.pins.get(post.targets[0]?.platformPostId ?? '')?.deleted, false);
     });
 
     test('edit PATCHes the description; Pin metrics with our names, the account’s followers; unpublish DELETEs the Pin', async () => {
