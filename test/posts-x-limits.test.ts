@@ -93,6 +93,21 @@ for (const dialect of DIALECTS) {
       assert.equal(lookup?.path, `/2/tweets/${postId}`);
     });
 
+    test('account analytics: followers from /2/users/me public_metrics; other account metrics unsupported', async () => {
+      const acc = await addXAccount(t, org);
+      const user = t.sandbox.people.xUsers.get(acc.userId);
+      assert.ok(user);
+      user.followersCount = 1234;
+      const start = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const read = await t.request(`/api/v1/analytics/accounts/${acc.id}?metrics=followers,views`, { key });
+      assert.equal(read.status, 200, await read.clone().text());
+      const body = (await read.json()) as { metrics: Array<{ metric: string; total: number | null }>; unsupported: string[] };
+      assert.deepEqual(body.metrics.map((m) => [m.metric, m.total]), [['followers', 1234]]);
+      assert.deepEqual(body.unsupported, ['views']);
+      const calls = t.sandbox.journal.list({ after: start, host: 'api.x.com' });
+      assert.deepEqual(calls.map((c) => [c.path, c.query['user.fields']]), [['/2/users/me', 'public_metrics']]);
+    });
+
     test('comments: replies listed from search/recent, answered, hidden, liked; own replies deleted', async () => {
       const acc = await addXAccount(t, org);
       const res = await publish(acc.id, `Talk to us ${acc.id}`);

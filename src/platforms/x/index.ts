@@ -10,7 +10,7 @@ import { numberOf, obj, str, type Json } from '../json.ts';
 import type { PlatformAdapter, PlatformProfile, TokenSet } from '../types.ts';
 import { xComments } from './comments.ts';
 import { xBody, xTokenBody } from './errors.ts';
-import { xInsights } from './insights.ts';
+import { xAccountInsights, xInsights } from './insights.ts';
 import { xMedia } from './media-rules.ts';
 import { xMentions } from './mentions.ts';
 import { XData, XOptions } from './options.ts';
@@ -101,6 +101,7 @@ export function xAdapter(ctx: PlatformContext, settings: XSettings): PlatformAda
     editor: xPostEditor(ctx.http),
     remover: xPostRemover(ctx.http),
     postInsights: xInsights(ctx.http, settings.reads),
+    accountInsights: xAccountInsights(ctx.http, settings.reads),
     commentReader: comments.reader,
     commentWriter: comments.writer,
     commentHider: comments.hider,

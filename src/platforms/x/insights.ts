@@ -1,10 +1,10 @@
 // x post metrics (platforms/x.md §10; DESIGN "Analytics", the x column): one lookup of the post
 // with its public metrics, the owner's non-public ones (link clicks, posts under 30 days) and its
-// video's view count. Reads are paid: with X_READS off the read is refused without a call,
-// naming the setting.
+// video's view count; the account's followers from /2/users/me public_metrics. Reads are paid:
+// with X_READS off the read is refused without a call, naming the setting.
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
-import type { MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
+import type { AccountInsightsReader, MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
 import { list, numberOf, obj, text, type Json } from '../json.ts';
 import { xBody } from './errors.ts';
 
@@ -43,6 +43,21 @@ export function xInsights(http: PlatformHttp, reads: boolean): PostInsightsReade
         else if (POST_METRICS[metric] && !readout.unsupported.includes(metric)) readout.unsupported.push(metric);
       }
       return readout;
+    },
+  };
+}
+
+/** The account's followers (DESIGN: followers_count), now; every other account metric is unsupported. */
+export function xAccountInsights(http: PlatformHttp, reads: boolean): AccountInsightsReader {
+  return {
+    metrics: ['followers'],
+    async account(account, query) {
+      const unsupported = query.metrics.filter((m) => m !== 'followers');
+      if (!query.metrics.includes('followers')) return { values: {}, unsupported, failures: [] };
+      if (!reads) throw new PlatformError('not_supported', 'X metrics are paid reads: set X_READS=1 to read them', { platform: 'x' });
+      const body = xBody(await http.send('x', { url: 'https://api.x.com/2/users/me', query: { 'user.fields': 'public_metrics' }, bearer: account.accessToken }));
+      const followers = numberOf(obj(obj(body.data).public_metrics).followers_count);
+      return { values: followers === null ? {} : { followers: { period: 'lifetime', total: followers, values: [], breakdown: [] } }, unsupported, failures: [] };
     },
   };
 }
