@@ -158,6 +158,16 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('best time without history: the pinterest defaults, daily 01 to 04 UTC', async () => {
+      const acc = await addPinterestAccount(t, org);
+      const res = await t.request(`/api/v1/analytics/best-time?accountId=${acc.id}`, { key });
+      assert.equal(res.status, 200, await res.clone().text());
+      const body = (await res.json()) as { basis: string; slots: Array<{ weekday: number; hour: number }> };
+      assert.equal(body.basis, 'default');
+      assert.ok(body.slots.length > 0 && body.slots.every((s) => s.hour >= 1 && s.hour <= 4), JSON.stringify(body.slots));
+      assert.deepEqual([...new Set(body.slots.map((s) => s.weekday))].sort(), [0, 1, 2, 3, 4, 5, 6]);
+    });
+
     test('a 429 from Pinterest is retried later, nothing made; another organization cannot post to the account or act on its Pin', async () => {
       const acc = await addPinterestAccount(t, org);
       t.sandbox.updateSettings({ pinterest: { writesPerMinute: 0 } });
