@@ -1,13 +1,14 @@
 // The OpenAPI document describes each platform's platformSpecificData (docs/openapi.json, which
-// test/openapi.test.ts keeps equal to the served document): one schema per post platform, with
-// the keys its validator reads, and a last branch that takes any object, so the request body's
-// JSON schema refuses nothing that the platform validators would only warn about.
+// test/openapi.test.ts keeps equal to the served document): one named component per post platform
+// (RedditData …), with the keys its validator reads, closed so that a generated client refuses a
+// misspelt key; the server still answers unknown keys with warnings, and the document says so.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { POST_PLATFORMS } from '../src/modules/posts/schemas.ts';
+import { POST_DEFINITIONS } from '../src/platforms/registry.ts';
 import { FacebookData } from '../src/platforms/facebook/options.ts';
 import { InstagramData } from '../src/platforms/instagram/options.ts';
 import { LinkedInData } from '../src/platforms/linkedin/options.ts';
@@ -23,6 +24,7 @@ interface Schema {
   title?: string;
   description?: string;
   type?: string;
+  $ref?: string;
   anyOf?: Schema[];
   properties?: Record<string, Schema>;
   items?: Schema;
@@ -32,8 +34,14 @@ interface Schema {
 const DATA = { reddit: RedditData, instagram: InstagramData, facebook: FacebookData, threads: ThreadsData, tiktok: TiktokData, x: XData, linkedin: LinkedInData, youtube: YouTubeData, pinterest: PinterestData };
 const TITLES = { reddit: 'RedditData', instagram: 'InstagramData', facebook: 'FacebookData', threads: 'ThreadsData', tiktok: 'TiktokData', x: 'XData', linkedin: 'LinkedInData', youtube: 'YouTubeData', pinterest: 'PinterestData' };
 
-function platformSpecificData(): Schema {
-  const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };
+interface Doc {
+  paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const document = (): Doc => JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as Doc;
+
+function platformSpecificData(doc: Doc): Schema {
   const body = doc.paths['/posts']?.post?.requestBody.content['application/json']?.schema;
   const schema = body?.properties?.platforms?.items?.properties?.platformSpecificData;
   assert.ok(schema, 'createPost has platforms[].platformSpecificData');
@@ -41,29 +49,42 @@ function platformSpecificData(): Schema {
 }
 
 describe('OpenAPI: platformSpecificData per platform', () => {
-  test('names every post platform, each with its schema and the keys its validator reads', () => {
-    const schema = platformSpecificData();
-    const branches = schema.anyOf ?? [];
+  test('refers to one closed component per post platform, with the keys its validator reads', () => {
+    const doc = document();
+    const schema = platformSpecificData(doc);
+    const refs = (schema.anyOf ?? []).map((branch) => branch.$ref);
+    assert.deepEqual(refs, POST_DEFINITIONS.map((d) => `#/components/schemas/${(d.publishing.data as { title?: string }).title ?? '?'}`));
     for (const platform of POST_PLATFORMS) {
-      const title = TITLES[platform];
+      const title = (TITLES as Record<string, string>)[platform];
+      if (!title) continue; // a platform being added: its title is checked once it is listed here
       assert.ok(schema.description?.includes(`${platform} (${title})`), `the description names ${platform}`);
-      const branch = branches.find((b) => b.title === title);
-      assert.ok(branch, `a branch for ${platform}`);
-      assert.equal(branch.type, 'object');
-      assert.equal(branch.additionalProperties, true, `${platform}: unknown keys are warnings, not refused`);
-      assert.deepEqual(Object.keys(branch.properties ?? {}), Object.keys(DATA[platform].properties), platform);
-      for (const [key, property] of Object.entries(branch.properties ?? {})) assert.ok(property.type ?? ('enum' in property ? 'enum' : undefined), `${platform}.${key} has a type`);
+      const component = doc.components.schemas[title];
+      assert.ok(component, `a component for ${platform}`);
+      assert.equal(component.title, title);
+      assert.equal(component.type, 'object');
+      assert.equal(component.additionalProperties, false, `${platform}: closed in the document, so generated clients refuse a misspelt key`);
+      assert.deepEqual(Object.keys(component.properties ?? {}), Object.keys(DATA[platform].properties), platform);
+      for (const [key, property] of Object.entries(component.properties ?? {})) assert.ok(property.type ?? ('enum' in property ? 'enum' : undefined), `${platform}.${key} has a type`);
     }
-    assert.equal(branches.length, POST_PLATFORMS.length + 1);
-    const last = branches.at(-1);
-    assert.deepEqual({ type: last?.type, additionalProperties: last?.additionalProperties, properties: Object.keys(last?.properties ?? {}) }, { type: 'object', additionalProperties: true, properties: [] });
   });
 
-  test('as a JSON schema it accepts any object (keys of the wrong type for some platform included) and refuses what is no object', () => {
-    const validate = new Ajv({ strict: false }).compile(platformSpecificData());
-    for (const value of [{}, { subreddit: 5, mediaUrl: 5 }, { firstComment: 'x'.repeat(9000), contentType: 'story' }, { privacyLevel: 'FRIENDS', mediaType: 'GIF', threadItems: 'x' }]) {
+  test('says both: generated clients refuse unknown keys, the server answers them as warnings', () => {
+    const doc = document() as Doc & { info: { description: string } };
+    const description = platformSpecificData(doc).description ?? '';
+    assert.match(description, /additionalProperties: false/);
+    assert.match(description, /compile time/);
+    assert.match(description, /warnings/);
+    assert.match(doc.info.description, /platformSpecificData is typed per platform/);
+  });
+
+  test('as a JSON schema it takes each platform\'s keys and refuses a misspelt one', () => {
+    const doc = document();
+    const ajv = new Ajv({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const validate = ajv.compile(platformSpecificData(doc));
+    for (const value of [{}, { subreddit: 'typescript', title: 'Hi' }, { firstComment: 'x', contentType: 'story' }]) {
       assert.equal(validate(value), true, JSON.stringify(value));
     }
-    for (const value of ['x', 5, null, [], [{}]]) assert.equal(validate(value), false, JSON.stringify(value));
+    for (const value of [{ subredit: 'typescript' }, 'x', 5, null, [], [{}]]) assert.equal(validate(value), false, JSON.stringify(value));
   });
 });

@@ -17,7 +17,16 @@ export function getMedia(api: Api): void {
         summary: 'Media info (type, SHA-256, size); with download=1 the bytes themselves, streamed with their Content-Type',
         params: MediaParams,
         querystring: Type.Object({ download: Flag('1 answers with the bytes instead of the info.') }),
-        response: { 200: Type.Object({ media: Type.Ref('WhatsAppMedia') }, { description: 'The info; with download=1 the bytes, with their Content-Type.' }), ...errorResponses(400, 403, 404, 409, 502) },
+        response: {
+          200: {
+            description: "The info as JSON; with download=1 the bytes themselves, with the media's own Content-Type (image/jpeg, audio/ogg, application/pdf …) and Content-Disposition: attachment.",
+            content: {
+              'application/json': { schema: Type.Object({ media: Type.Ref('WhatsAppMedia') }) },
+              'application/octet-stream': { schema: Type.String({ format: 'binary', description: 'download=1: the bytes (the real Content-Type is the media\'s own).' }) },
+            },
+          },
+          ...errorResponses(400, 403, 404, 409, 502),
+        },
       },
     },
     async (request, reply) => {
