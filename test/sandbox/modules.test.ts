@@ -15,7 +15,7 @@ const stored = SANDBOX_MODULES.filter((m) => m.store).map((m) => m.name);
 describe('sandbox modules', () => {
   test('each store is a field named after its module; reset replaces every one with an empty store', () => {
     const state = new SandboxState({ seed: 'modules' });
-    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'linkedin', 'meta', 'pinterest', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x']);
+    assert.deepEqual(stored.toSorted(), ['ads', 'insights', 'linkedin', 'meta', 'pinterest', 'reddit', 'threads', 'tiktok', 'webhooks', 'whatsapp', 'x', 'youtube']);
     const before = new Map<string, unknown>();
     for (const name of stored) {
       const store: unknown = Reflect.get(state, name);
@@ -52,6 +52,7 @@ describe('sandbox modules', () => {
 
   test('every host is served by one module', () => {
     assert.deepEqual([...buildHosts(SANDBOX_MODULES).keys()].sort(), [
+      'accounts.google.com',
       'api.instagram.com',
       'api.linkedin.com',
       'api.pinterest.com',
@@ -61,19 +62,23 @@ describe('sandbox modules', () => {
       'graph.threads.net',
       'lookaside.fbsbx.com',
       'oauth.reddit.com',
+      'oauth2.googleapis.com',
       'open-upload.tiktokapis.com',
       'open.tiktokapis.com',
       'pinterest-media-upload.s3-accelerate.amazonaws.com',
       'rupload.facebook.com',
       'threads.net',
       'www.facebook.com',
+      'www.googleapis.com',
       'www.instagram.com',
       'www.linkedin.com',
       'www.pinterest.com',
       'www.reddit.com',
       'www.threads.net',
       'www.tiktok.com',
+      'www.youtube.com',
       'x.com',
+      'youtubeanalytics.googleapis.com',
     ]);
   });
 
