@@ -77,7 +77,8 @@ export interface ConnectOption {
 /** The result of an OAuth callback: one account, or a choice to make first. */
 export type ConnectOutcome =
   | { kind: 'account'; account: ConnectedAccount }
-  | { kind: 'choices'; userToken: TokenSet; options: ConnectOption[] };
+  /** `nothing`: what the person reads when `options` is empty (nothing_granted), in the platform's words. */
+  | { kind: 'choices'; userToken: TokenSet; options: ConnectOption[]; nothing?: string };
 
 /** The stored credentials of a connected account, as adapters receive them. */
 export interface AccountCredentials {

@@ -66,7 +66,7 @@ export async function completeConnect(
     if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
 
     if (outcome.options.length === 0) {
-      return connectFailed('nothing_granted', `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
+      return connectFailed('nothing_granted', outcome.nothing ?? `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
     }
     if (outcome.options.length === 1 && adapter.choices) {
       const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, token: outcome.userToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
