@@ -104,6 +104,7 @@ for (const dialect of DIALECTS) {
       const bare = t.sandbox.addGoogleUser({ name: 'No Channel' });
       const none = await walkConnect(t, key, 'youtube', { redirectUrl: CLIENT_REDIRECT }, { subject: bare.identities[0] ?? '' });
       assert.equal(none.location?.searchParams.get('error'), 'nothing_granted', none.location?.toString());
+      assert.match(none.location?.searchParams.get('error_description') ?? '', /^This Google account has no YouTube channel/);
     });
 
     test("cancelling on Google's consent page reaches the client as access_denied", async () => {

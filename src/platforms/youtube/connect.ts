@@ -92,7 +92,12 @@ export function youtubeConnector(ctx: PlatformContext, api: YouTubeApi): OAuthCo
       const [only] = channels;
       if (only && channels.length === 1) return { kind: 'account', account: accountOf(only, token) };
       // None: nothing_granted ("this Google account has no YouTube channel"); several: the person picks.
-      return { kind: 'choices', userToken: token, options: channels.map((c) => ({ id: c.id, name: c.title, kind: 'channel', username: c.customUrl, pictureUrl: c.thumbnail })) };
+      return {
+        kind: 'choices',
+        userToken: token,
+        options: channels.map((c) => ({ id: c.id, name: c.title, kind: 'channel', username: c.customUrl, pictureUrl: c.thumbnail })),
+        nothing: 'This Google account has no YouTube channel: create one, or pick the Brand Account that has it in the account chooser, and connect again.',
+      };
     },
   };
 }
