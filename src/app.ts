@@ -14,6 +14,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createLogger, genReqId } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerFrontPage } from './http/front-page.ts';
+import { registerDocsPage } from './http/docs-page.ts';
 import { registerProbes } from './http/probes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   await registerOpenApi(app);
+  await registerDocsPage(app);
   for (const schema of appRoutes.schemas) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler([ErrorBody, ...appRoutes.schemas]));
   registerProbes(app);

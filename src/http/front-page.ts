@@ -1,10 +1,9 @@
 // GET /: where a newcomer who opens the service's address finds what to read next. The API
 // reference page (/docs) is linked once a route serves it, so the link never leads to a 404.
 import { MCP_PATH } from '../mcp/oauth/urls.ts';
+import { DOCS_PATH } from './docs-page.ts';
 import { API_PREFIX, API_VERSION } from './openapi.ts';
 import type { Api } from './types.ts';
-
-const DOCS_PATH = '/docs';
 
 export function registerFrontPage(app: Api, dashboardPrefix: string): void {
   const base = app.deps.config.publicBaseUrl.replace(/\/+$/, '');

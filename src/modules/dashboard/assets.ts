@@ -14,6 +14,7 @@ header.top nav ul{display:flex;gap:.25rem;list-style:none;margin:0;padding:0;fle
 header.top nav a{color:#d5dbe8;text-decoration:none;padding:.35rem .7rem;border-radius:.4rem;display:inline-block}
 header.top nav a:hover{background:#2e3647;color:#fff}header.top nav a[aria-current=page]{background:#3b4558;color:#fff}
 header.top .who{margin-left:auto;display:flex;gap:.75rem;align-items:center;font-size:.9rem;color:#b8c0d0}
+header.top .who a.reference{color:#d5dbe8}
 header.top .who button{background:transparent;border:1px solid #59637a;color:#e6eaf2;padding:.25rem .7rem}
 .count{background:#e8590c;color:#fff;border-radius:1rem;padding:0 .45rem;font-size:.8rem;margin-left:.3rem}
 main{max-width:72rem;margin:0 auto;padding:1.5rem 1.25rem 4rem}

@@ -51,7 +51,7 @@ export function page(viewer: Viewer, section: Section | null, title: string, bod
 <header class="top"><div class="bar">
 <a class="brand" href="${BASE}/approvals">socialapi</a>
 <nav aria-label="Sections"><ul>${nav}</ul></nav>
-<div class="who"><span title="${viewer.organizationId}">${viewer.organizationName}${viewer.email ? html` · ${viewer.email}` : ''}</span>
+<div class="who"><a class="reference" href="/docs">API reference</a><span title="${viewer.organizationId}">${viewer.organizationName}${viewer.email ? html` · ${viewer.email}` : ''}</span>
 <form method="post" action="${BASE}/logout" class="inline">${csrfField(viewer)}<button type="submit">Sign out</button></form></div>
 </div></header>
 <main id="main" tabindex="-1">
