@@ -25,6 +25,7 @@ import { registerMcpHttp } from './mcp/http.ts';
 import { appRoutes, createAuthenticator, createMcpAccessTokens, dashboard } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import type { Api } from './http/types.ts';
+import { deferredCompilers } from './http/compile-on-first-use.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
 export interface BuildOptions {
@@ -36,8 +37,11 @@ export interface BuildOptions {
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<Api> {
   const logger = options.logger ?? createLogger(deps.config.logLevel);
+  // Route schemas are compiled on first use (compile-on-first-use.ts): starting is not 4 s of CPU.
+  const compilers = deferredCompilers();
   const app = Fastify({
     loggerInstance: logger,
+    schemaController: { compilersFactory: { buildSerializer: compilers.buildSerializer } },
     genReqId,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
@@ -68,7 +72,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await registerOpenApi(app);
   await registerDocsPage(app);
   for (const schema of appRoutes.schemas) app.addSchema(schema);
-  app.setValidatorCompiler(validatorCompiler([ErrorBody, ...appRoutes.schemas]));
+  app.setValidatorCompiler(compilers.validators(validatorCompiler([ErrorBody, ...appRoutes.schemas])));
+  app.decorate('compileSchemas', () => compilers.compileAll());
   registerProbes(app);
   if (deps.sandbox) await app.register(sandboxPlugin, { prefix: SANDBOX_PREFIX, state: deps.sandbox });
   for (const route of appRoutes.root) route(app);

@@ -15,6 +15,8 @@ export type Api = FastifyInstance<
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Compiles every route schema not compiled yet (they are on first use); how many it compiled. */
+    compileSchemas(): number;
   }
   interface FastifyRequest {
     /** The authenticated caller; set by the auth hook on every non-public API route. */
