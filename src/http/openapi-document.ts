@@ -2,11 +2,14 @@
 // built document (its transformObject):
 // - every response has a description (Fastify's "Default Response" says nothing), written from
 //   what the answer holds;
+// - the events the service delivers to webhook endpoints are the document's `webhooks`, each body a
+//   named component (PostPublishedEvent …), so a generated client types what its receiver gets;
 // - platformSpecificData refers to one named component per platform (RedditData, XData …, each
 //   definition's publishing.data), closed with additionalProperties: false, so a client generated
 //   from the document refuses a misspelt option at compile time. The server's own validation is
 //   not changed: the route keeps its open union and the platform validators answer unknown keys
 //   with the target's warnings. The document says both.
+import { EVENT_DATA } from '../modules/events/catalog.ts';
 import { POST_DEFINITIONS } from '../platforms/registry.ts';
 
 type Json = Record<string, unknown>;
@@ -88,6 +91,44 @@ function describeResponses(operation: Json): void {
   }
 }
 
+const eventName = (type: string) => `${type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+
+/** One envelope per event (the body send-job.ts signs), and their union. */
+function eventComponents(): { schemas: Record<string, Json>; webhooks: Json } {
+  const schemas: Record<string, Json> = {};
+  const webhooks: Json = {};
+  for (const [type, data] of Object.entries(EVENT_DATA)) {
+    const name = eventName(type);
+    schemas[name] = {
+      title: name,
+      type: 'object',
+      description: `The body of a ${type} delivery, signed with the endpoint's secret (X-SocialAPI-Signature: HMAC-SHA256 of "<X-SocialAPI-Timestamp>.<body>").`,
+      required: ['id', 'event', 'createdAt', 'data'],
+      properties: {
+        id: { type: 'string', description: 'The event id; the same on every retry of it.' },
+        event: { type: 'string', enum: [type] },
+        createdAt: { type: 'string', format: 'date-time' },
+        data: JSON.parse(JSON.stringify(data)) as Json,
+      },
+      additionalProperties: false,
+    };
+    webhooks[type] = {
+      post: {
+        operationId: `on${name}`,
+        summary: `${type}, delivered to each endpoint subscribed to it`,
+        tags: ['Webhooks'],
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `${REF}${name}` } } } },
+        responses: {
+          200: { description: 'Any 2xx acknowledges the delivery.' },
+          400: { description: 'Anything else (or no answer within the timeout) is retried on the delivery schedule.' },
+        },
+      },
+    };
+  }
+  return { schemas, webhooks };
+}
+
 /** The document, finished: described answers and typed platform options. */
 export function finishDocument<T>(document: T): T {
   const doc = document as Json;
@@ -96,6 +137,9 @@ export function finishDocument<T>(document: T): T {
   const options = optionComponents();
   const names = Object.keys(options);
   for (const [name, schema] of Object.entries(options)) schemas[name] = schema;
+  const events = eventComponents();
+  Object.assign(schemas, events.schemas);
+  doc.webhooks = events.webhooks;
   const paths = isObject(doc.paths) ? doc.paths : {};
   for (const item of Object.values(paths)) {
     if (!isObject(item)) continue;
