@@ -32,7 +32,7 @@ import { openRuntime, type Runtime } from '../src/runtime.ts';
 import { SandboxState } from '../src/sandbox/index.ts';
 import { sandboxPlugin } from '../src/sandbox/plugin.ts';
 import { seedSandboxAccount, type SeededPlatform } from '../test/harness/sandbox-accounts.ts';
-import { benchPlatforms, formatPlatforms, type PlatformDelivery } from './posts-platforms.ts';
+import { BENCH_SERVER_ENV, benchPlatforms, formatPlatforms, type PlatformDelivery, type UploadFigure } from './posts-platforms.ts';
 import { combine, measure, type LoadResult, type Sample } from './load.ts';
 import { createBenchSchema } from './postgres.ts';
 import { measureBound } from './postgres-bound.ts';
@@ -126,7 +126,7 @@ export interface PostsStoreResult {
   store: string;
   created: { probe: LoadResult; create: LoadResult; bound: LoadResult | null; roundTrips: RoundTripsPer | null } | null;
   delivery: DeliveryResult | null;
-  platforms: PlatformDelivery[] | null;
+  platforms: { platforms: PlatformDelivery[]; upload: UploadFigure | null } | null;
   deliveryLatency: DeliveryResult | null;
   lag: LagResult | null;
   burst: LagResult | null;
@@ -200,6 +200,7 @@ async function startStage(sandbox: BenchSandbox, newDatabase: NewDatabase, withW
     REDIS_URL: '',
     SANDBOX: '1',
     PLATFORM_API_BASE: sandbox.url,
+    ...BENCH_SERVER_ENV,
     ...(postgres ? { NODE_OPTIONS: `--import ${COUNTER}`, BENCH_PG_ROUND_TRIPS: countsFile } : {}),
   };
   const server = await startServer(env, 30_000, withWorker);
@@ -532,7 +533,7 @@ export function formatPostsResult(results: PostsStoreResult[], options: PostsBen
         ...roundTripLine('delivered target', d.roundTrips, d.cpuMicros),
       );
     }
-    if (r.platforms) lines.push(...formatPlatforms(r.platforms));
+    if (r.platforms) lines.push(...formatPlatforms(r.platforms.platforms, r.platforms.upload));
     const dl = r.deliveryLatency;
     if (dl) {
       lines.push(
