@@ -37,6 +37,7 @@ const PLATFORMS = Object.keys(SCHEMAS) as PostPlatform[];
 const PHOTO = 'https://media.example/files/pixel.jpg';
 const IMG = 'https://cdn.example/a.jpg';
 const VID = 'https://cdn.example/v.mp4';
+const BOARD = '800000000000000001';
 
 function run(platform: PostPlatform, data: Record<string, unknown>, options: { live?: boolean; content?: string } = {}): TargetResult {
   return validateTarget(platform, { content: options.content ?? 'Hello there', data: structuredClone(data), live: options.live ?? false, path: 'platforms[0]', allowHttp: false });
@@ -53,14 +54,15 @@ function refusal(platform: PostPlatform, data: Record<string, unknown>, options:
   return assert.fail(`${platform} ${JSON.stringify(data)} was accepted`);
 }
 
-/** The platformSpecificData of each marked "Your first posts" block of the publishing guide. */
+/** The platformSpecificData of each marked "Your first posts" block of the publishing guide
+ * (the photo, the video and the board id the blocks read first stand in as fixed values). */
 function readmeExamples(): Map<string, Record<string, unknown>> {
   const readme = readFileSync(join(ROOT, 'docs/guides/publishing.md'), 'utf8');
   const out = new Map<string, Record<string, unknown>>();
   for (const [, name = '', block = ''] of readme.matchAll(/<!-- readme-example: (\w+) -->\n *```sh\n([\s\S]*?)```/g)) {
     const json = /<<EOF\n([\s\S]*?)\n *EOF/.exec(block)?.[1];
     if (!json) continue;
-    const body = JSON.parse(json.replace(/\$PHOTO/g, PHOTO).replace(/\$[A-Z]+/g, 'acc_x')) as { platforms: Array<{ platformSpecificData?: Record<string, unknown> }> };
+    const body = JSON.parse(json.replace(/\$PHOTO/g, PHOTO).replace(/\$VIDEO/g, VID).replace(/\$BOARD/g, BOARD).replace(/\$[A-Z]+/g, 'acc_x')) as { platforms: Array<{ platformSpecificData?: Record<string, unknown> }> };
     out.set(name, body.platforms[0]?.platformSpecificData ?? {});
   }
   return out;
@@ -88,6 +90,8 @@ describe('platform options schemas', () => {
     assert.deepEqual(stored('facebook'), { firstComment: 'Ask us about it', contentType: 'feed', mediaUrls: [PHOTO], mediaType: 'IMAGE' });
     assert.deepEqual(stored('threads'), { topicTag: 'baking', replyControl: 'everyone', mediaType: 'IMAGE', mediaUrls: [PHOTO], altTexts: ['A grey square'] });
     assert.deepEqual(stored('tiktok'), { title: 'Our bakery', privacyLevel: 'SELF_ONLY', mediaType: 'image', mediaUrls: [PHOTO] });
+    assert.deepEqual(stored('youtube'), { mediaUrl: VID, title: 'Sourdough, start to finish', madeForKids: false, tags: ['bread', 'sourdough'], firstComment: 'Recipe in the description' });
+    assert.deepEqual(stored('pinterest'), { boardId: BOARD, title: 'Rye loaf', link: 'https://example.com/rye', altText: 'A grey square', mediaType: 'IMAGE', mediaUrls: [PHOTO] });
   });
 
   test('stored options read back as the typed value of their platform, and a row of another shape as null', () => {

@@ -11,7 +11,7 @@ import { DIALECTS, skipReason } from './harness/databases.ts';
 import { bash, examplesIn } from './harness/readme.ts';
 import { waitFor } from './harness/wait.ts';
 
-const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin'] as const;
+const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin', 'youtube', 'pinterest'] as const;
 
 interface PostBody {
   post: { id: string; status: string; targets: Array<{ platform: string; status: string; platformPostId: string | null; url: string | null; error: string | null; warnings: unknown[] }> };
