@@ -12,9 +12,9 @@ import { replyToComment } from './routes/reply-to-comment.ts';
 import { replyToInboxComment } from './routes/reply-to-inbox-comment.ts';
 import { unhideInboxComment } from './routes/unhide-inbox-comment.ts';
 import { unlikeInboxComment } from './routes/unlike-inbox-comment.ts';
-import { Comment, Mention } from './schemas.ts';
+import { Comment, Mention, Replied } from './schemas.ts';
 
 export const commentRoutes: RouteRegistrar[] = [listPostComments, replyToComment, listInboxComments, createInboxComment, replyToInboxComment,
   hideInboxComment, unhideInboxComment, likeInboxComment, unlikeInboxComment, deleteInboxComment, listAccountMentions];
 
-export const commentSchemas = [Comment, Mention];
+export const commentSchemas = [Comment, Mention, Replied];

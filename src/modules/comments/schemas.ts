@@ -45,7 +45,8 @@ export const OptionalAccountId = Type.Object({ accountId: Type.Optional(AccountI
 
 export const Ok = Type.Object({ ok: Type.Literal(true) });
 export const Created = Type.Object({ ok: Type.Literal(true), id: Type.String({ description: "The new comment's platform id." }) });
-export const Replied = Type.Object({
+export const Replied = Type.Object(
+  {
   ok: Type.Literal(true),
   id: Type.String({ description: "The new comment's platform id." }),
   repliedTo: Type.Optional(
@@ -54,4 +55,6 @@ export const Replied = Type.Object({
         "The comment the reply was made on: the one asked for, or on instagram (one level of replies) the top-level comment of the reply asked for, as the instagram app does.",
     }),
   ),
-});
+  },
+  { $id: 'CommentReply', title: 'CommentReply', description: 'A reply made on the platform.' },
+);

@@ -13,12 +13,13 @@ import { publishPost } from './routes/publish-post.ts';
 import { unpublishPost } from './routes/unpublish-post.ts';
 import { updateCommentsSettings } from './routes/update-comments-settings.ts';
 import { updatePost } from './routes/update-post.ts';
+import { ChangedTarget } from './routes/published-response.ts';
 import { Post, PostTarget } from './schemas.ts';
 
 export const postRoutes: RouteRegistrar[] = [listPosts, createPost, getPost, updatePost, deletePost, publishPost,
   editPublishedPost, unpublishPost, updateCommentsSettings];
 
-export const postSchemas = [PostTarget, Post];
+export const postSchemas = [PostTarget, Post, ChangedTarget];
 
 export function postJobs(deps: AppDeps) {
   return [postDispatchJob(deps), postDeliverJob(deps)];

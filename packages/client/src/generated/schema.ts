@@ -1659,6 +1659,14 @@ export interface components {
             updatedAt: string;
             targets: components["schemas"]["PostTarget"][];
         };
+        /** ChangedTarget */
+        ChangedTarget: {
+            targetId: string;
+            accountId: string;
+            platform: string;
+            /** @description Id of the live post on the platform. */
+            platformPostId: string;
+        };
         /** Webhook */
         Webhook: {
             id: string;
@@ -1755,6 +1763,18 @@ export interface components {
             username: string | null;
             /** @description When it was posted. */
             createdAt: string | null;
+        };
+        /**
+         * CommentReply
+         * @description A reply made on the platform.
+         */
+        CommentReply: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @description The new comment's platform id. */
+            id: string;
+            /** @description The comment the reply was made on: the one asked for, or on instagram (one level of replies) the top-level comment of the reply asked for, as the instagram app does. */
+            repliedTo?: string;
         };
         /** MessagingWindow */
         MessagingWindow: {
@@ -5736,13 +5756,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        targets: {
-                            targetId: string;
-                            accountId: string;
-                            platform: string;
-                            /** @description Id of the live post on the platform. */
-                            platformPostId: string;
-                        }[];
+                        targets: components["schemas"]["ChangedTarget"][];
                     };
                 };
             };
@@ -5839,13 +5853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        targets: {
-                            targetId: string;
-                            accountId: string;
-                            platform: string;
-                            /** @description Id of the live post on the platform. */
-                            platformPostId: string;
-                        }[];
+                        targets: components["schemas"]["ChangedTarget"][];
                     };
                 };
             };
@@ -5943,13 +5951,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        targets: {
-                            targetId: string;
-                            accountId: string;
-                            platform: string;
-                            /** @description Id of the live post on the platform. */
-                            platformPostId: string;
-                        }[];
+                        targets: components["schemas"]["ChangedTarget"][];
                     };
                 };
             };
@@ -6635,20 +6637,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK: `ok`, `id`, `repliedTo`. */
+            /** @description A reply made on the platform. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @description The new comment's platform id. */
-                        id: string;
-                        /** @description The comment the reply was made on: the one asked for, or on instagram (one level of replies) the top-level comment of the reply asked for, as the instagram app does. */
-                        repliedTo?: string;
-                    };
+                    "application/json": components["schemas"]["CommentReply"];
                 };
             };
             /** @description Invalid input; the message names the field. */
@@ -6937,20 +6932,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK: `ok`, `id`, `repliedTo`. */
+            /** @description A reply made on the platform. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @description The new comment's platform id. */
-                        id: string;
-                        /** @description The comment the reply was made on: the one asked for, or on instagram (one level of replies) the top-level comment of the reply asked for, as the instagram app does. */
-                        repliedTo?: string;
-                    };
+                    "application/json": components["schemas"]["CommentReply"];
                 };
             };
             /** @description Invalid input; the message names the field. */

@@ -3,7 +3,7 @@ import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { findPublishedReply } from '../find-written.ts';
-import { CommentText, Replied } from '../schemas.ts';
+import { CommentText } from '../schemas.ts';
 import { replyOnPublishedPost } from '../service.ts';
 
 export function replyToComment(api: Api): void {
@@ -17,7 +17,7 @@ export function replyToComment(api: Api): void {
         summary: "Reply to a comment as the account of the organization's published target with this platformPostId; none is 404",
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: "The platform's comment id." }) }),
         body: Type.Object({ platformPostId: Type.String({ minLength: 1, maxLength: 200 }), text: CommentText }),
-        response: { 200: Replied, ...errorResponses(400, 403, 404, 409, 502) },
+        response: { 200: Type.Ref('CommentReply'), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
     async (request) => {

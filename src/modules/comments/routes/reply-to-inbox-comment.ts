@@ -3,7 +3,7 @@ import { callerOf, tenantOf } from '../../../http/auth.ts';
 import { errorResponses } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import { findInboxReply } from '../find-written.ts';
-import { AccountIdField, CommentIdParams, CommentText, Replied } from '../schemas.ts';
+import { AccountIdField, CommentIdParams, CommentText } from '../schemas.ts';
 import { writeComment } from '../service.ts';
 
 export function replyToInboxComment(api: Api): void {
@@ -17,7 +17,7 @@ export function replyToInboxComment(api: Api): void {
         summary: 'Reply to a comment as the account (where its platform allows replies; elsewhere 400 not_supported)',
         params: CommentIdParams,
         body: Type.Object({ accountId: AccountIdField, text: CommentText }),
-        response: { 200: Replied, ...errorResponses(400, 403, 404, 409, 502) },
+        response: { 200: Type.Ref('CommentReply'), ...errorResponses(400, 403, 404, 409, 502) },
       },
     },
     async (request) => {
