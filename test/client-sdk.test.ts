@@ -13,6 +13,7 @@ import { DIALECTS, skipReason } from './harness/databases.ts';
 import { Receiver } from './harness/receiver.ts';
 import { waitFor } from './harness/wait.ts';
 import { addAccount, startPostsApp, type PostsApp } from './posts-support.ts';
+import { connectNumber } from './whatsapp-support.ts';
 
 /** fetch, recording what each request carried. */
 function recording(): { fetch: typeof fetch; sent: Array<{ method: string; url: string; headers: Headers }> } {
@@ -136,11 +137,23 @@ for (const dialect of DIALECTS) {
       assert.equal(rec.sent.length, 3);
     });
 
-    test('paged lists are async iterators', async () => {
-      const api = new SocialApi({ apiKey: key, baseUrl: t.url });
+    test('paged lists are async iterators: every WhatsApp template, two a page', async () => {
+      const rec = recording();
+      const api = new SocialApi({ apiKey: key, baseUrl: t.url, fetch: rec.fetch });
       const conversations = [];
       for await (const conversation of api.paginate('listConversations', { query: { limit: 1 } })) conversations.push(conversation.id);
       assert.deepEqual(conversations, []);
+      const number = await connectNumber(t, key);
+      const names = ['sdk_one', 'sdk_two', 'sdk_three'];
+      for (const name of names) {
+        await api.createWhatsAppTemplate({ path: { id: number }, body: { name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Sale on now' }] } });
+      }
+      const seen: string[] = [];
+      rec.sent.length = 0;
+      for await (const template of api.paginate('listWhatsAppTemplates', { path: { id: number }, query: { category: 'MARKETING', limit: 2 } })) seen.push(template.name);
+      assert.deepEqual(seen.filter((name) => names.includes(name)), names);
+      assert.equal(rec.sent.length, Math.ceil(seen.length / 2));
+      assert.ok(rec.sent.slice(1).every((r) => new URL(r.url).searchParams.has('after')));
     });
 
     test('a webhook delivery from the service is verified and typed; a tampered one is refused', async () => {
