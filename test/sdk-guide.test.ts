@@ -31,6 +31,9 @@ function typeCheck(files: Record<string, string>): { ok: boolean; output: string
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const TOUR = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => (m[1] ?? '').replace(/^ {3}/gm, ''));
+
 describe('docs/guides/sdk.md', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,6 +41,13 @@ describe('docs/guides/sdk.md', () => {
     assert.equal(BLOCKS.length, 2);
     const result = typeCheck(Object.fromEntries(BLOCKS.map((block, i) => [`block${i}.ts`, block])));
     assert.ok(result.ok, result.output);
+  });
+
+  test('the README tour\'s SDK step compiles as written, and its misspelt option would not', () => {
+    assert.equal(TOUR.length, 1);
+    const [tour = ''] = TOUR;
+    assert.ok(typeCheck({ 'tour.ts': tour }).ok, typeCheck({ 'tour.ts': tour }).output);
+    assert.equal(typeCheck({ 'tour-misspelt.ts': tour.replace('subreddit:', 'subredit:') }).ok, false);
   });
 
   test('the misspelt option it warns about does not', () => {
