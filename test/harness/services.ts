@@ -7,18 +7,29 @@ export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-function reachable(url: string, defaultPort: number): Promise<boolean> {
-  const { hostname, port } = new URL(url);
+function connects(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || defaultPort) });
+    const socket = net.connect({ host, port });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
     };
-    socket.setTimeout(2000, () => done(false));
+    socket.setTimeout(5000, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
+}
+
+/**
+ * Whether the service accepts a connection, tried three times: on a loaded machine a process
+ * busy loading its modules can see its timer before the connection it was waiting for.
+ */
+async function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await connects(hostname || '127.0.0.1', Number(port || defaultPort))) return true;
+  }
+  return false;
 }
 
 const pgUp = await reachable(PG_URL, 5432);
