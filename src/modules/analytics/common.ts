@@ -2,8 +2,6 @@
 // organization's), the platform's insights capability (400 not_supported without a platform
 // call), our metric names from a comma list (400 naming `metrics`), and failures as the answer
 // shows them. A failure of one metric is the contract's error of its kind, beside the values.
-import type { AccountRow } from '../../db/schema.ts';
-import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
@@ -22,11 +20,7 @@ const WHAT: Record<InsightsCapability, string> = {
   onlineFollowers: 'online followers',
 };
 
-export async function findAccount(tenant: Tenant, accountId: string): Promise<AccountRow> {
-  const row = await tenant.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-  if (!row) throw errors.notFound('Account');
-  return row;
-}
+export { findAccount } from '../accounts/find-account.ts';
 
 /** The adapter's capability, or 400 not_supported naming the platforms that have it. */
 export function capabilityOf<C extends InsightsCapability>(deps: AnalyticsDeps, platform: string, capability: C): NonNullable<PlatformAdapter[C]> {

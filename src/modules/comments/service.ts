@@ -5,6 +5,7 @@
 // the organization or the account requires it), the account's token (409 reconnect_required).
 // Platform failures answer through callPlatform (toApiError; an `auth` failure also marks the
 // account needs_reconnect). Comment writes are single calls, never retried here.
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRow, PostTargetRow } from '../../db/schema.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -46,11 +47,7 @@ export function requireAccountId(accountId: string | undefined): string {
   return accountId;
 }
 
-export async function findAccount(tenant: Tenant, accountId: string): Promise<AccountRow> {
-  const row = await tenant.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-  if (!row) throw errors.notFound('Account');
-  return row;
-}
+export { findAccount };
 
 export function presentComment(comment: PlatformComment, accountId: string, postId: string | null): CommentView {
   return {

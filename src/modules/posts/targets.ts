@@ -52,7 +52,7 @@ export async function resolveTargets(tenant: Tenant, body: NewPost, live: boolea
     const platform = account.platform;
     if (!isPostPlatform(platform)) throw errors.invalid(`${path}.accountId`, `${platform} accounts cannot publish posts`);
     const input = (target.platformSpecificData ?? {}) as Record<string, unknown>;
-    const result = validateTarget(platform, { content: body.content, data: input, live, path, allowHttp, account: { platformUserId: account.platform_user_id ?? '', metadata: accountMetadata(account) } });
+    const result = validateTarget(platform, { content: body.content, data: input, live, path, allowHttp, account: { platformUserId: account.platform_user_id ?? '', metadata: JSON.parse(account.metadata) as Record<string, unknown> } });
     return { accountId: account.id, input, approvalRequired: account.approval_required === 1, account, ...result };
   });
 }
@@ -67,15 +67,6 @@ export function revalidateTargets(targets: PostTargetRow[], content: string, liv
       ? validateTarget(t.platform, { content, data: JSON.parse(t.input) as Record<string, unknown>, live, path: `platforms[${t.position}]`, allowHttp })
       : { options: {}, warnings: [] },
   );
-}
-
-function accountMetadata(account: AccountRow): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(account.metadata);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {}; // not JSON: no kind to tell
-  }
 }
 
 /** Whether approval applies: the key or organization (caller), or any target account. */

@@ -54,8 +54,6 @@ export const linkedinConsent: ConsentFlow = {
   codeTtlSeconds: (state) => state.settings.tokens.codeLinkedin,
 };
 
-const form = formFields;
-
 function client(ctx: RouteContext, input: Record<string, string>) {
   const app = input.client_id ? ctx.state.findApp('linkedin', input.client_id) : undefined;
   if (!app || !ctx.state.checkSecret(app, input.client_secret ?? '')) throw oauthError(401, 'invalid_client', 'Client authentication failed');
@@ -64,7 +62,7 @@ function client(ctx: RouteContext, input: Record<string, string>) {
 
 /** POST www.linkedin.com/oauth/v2/accessToken. */
 export function linkedinAccessToken(ctx: RouteContext): unknown {
-  const input = form(ctx);
+  const input = formFields(ctx);
   const state = ctx.state;
   if (input.grant_type === 'authorization_code') {
     const app = client(ctx, input);
@@ -93,7 +91,7 @@ export function linkedinAccessToken(ctx: RouteContext): unknown {
 
 /** POST www.linkedin.com/oauth/v2/introspectToken: the token's status, expiry and scopes. */
 export function linkedinIntrospect(ctx: RouteContext): unknown {
-  const input = form(ctx);
+  const input = formFields(ctx);
   const app = client(ctx, input);
   const token = ctx.state.token(input.token ?? '');
   if (!token || token.platform !== 'linkedin' || token.clientId !== app.clientId) return { active: false };

@@ -84,19 +84,25 @@ export function unlike(ctx: RouteContext): unknown {
   return { data: { liked: false } };
 }
 
-/** A person replies to a post (control API): a new user named `username` when none has that name. */
-export function personReplies(state: SandboxState, input: { postId: string; text: string; username?: string | undefined }): XPost {
-  const parent = state.x.posts.get(input.postId);
-  if (!parent || parent.deleted) throw new Error('postId: a live post the sandbox knows');
+/** A post by a sandbox person (a new user named `username` when none has that name), replying to `parent` or starting a conversation. */
+function personPost(state: SandboxState, input: { text: string; username?: string | undefined }, parent: XPost | null): XPost {
   const name = input.username ?? 'sandbox_fan';
   const author = [...state.people.xUsers.values()].find((u) => u.username === name) ?? state.addXUser({ username: name, name });
   const id = state.ids.numeric('x-post', '19', 19);
   const post: XPost = {
     id, authorId: author.id, text: input.text, urls: [], createdAt: state.clock.now(), mediaIds: [], poll: null, replySettings: 'everyone', quoteTweetId: null,
-    inReplyToId: parent.id, conversationId: parent.conversationId, editHistory: [id], editsRemaining: 5, madeWithAi: false, paidPartnership: false, deleted: false, hidden: false, likedBy: [],
+    inReplyToId: parent?.id ?? null, conversationId: parent?.conversationId ?? id, editHistory: [id], editsRemaining: 5, madeWithAi: false, paidPartnership: false, deleted: false, hidden: false, likedBy: [],
     metrics: { impressions: 0, likes: 0, replies: 0, reposts: 0, quotes: 0, bookmarks: 0, urlLinkClicks: 0, profileClicks: 0, videoViews: 0 },
   };
   state.x.posts.set(id, post);
+  return post;
+}
+
+/** A person replies to a post (control API). */
+export function personReplies(state: SandboxState, input: { postId: string; text: string; username?: string | undefined }): XPost {
+  const parent = state.x.posts.get(input.postId);
+  if (!parent || parent.deleted) throw new Error('postId: a live post the sandbox knows');
+  const post = personPost(state, input, parent);
   parent.metrics.replies++;
   return post;
 }
@@ -105,14 +111,5 @@ export function personReplies(state: SandboxState, input: { postId: string; text
 export function personMentions(state: SandboxState, input: { text: string; username?: string | undefined }): XPost {
   const named = [...input.text.matchAll(/@(\w{1,15})/g)].map((m) => m[1]?.toLowerCase());
   if (![...state.people.xUsers.values()].some((u) => named.includes(u.username.toLowerCase()))) throw new Error('text: must name a sandbox user by @handle');
-  const name = input.username ?? 'sandbox_fan';
-  const author = [...state.people.xUsers.values()].find((u) => u.username === name) ?? state.addXUser({ username: name, name });
-  const id = state.ids.numeric('x-post', '19', 19);
-  const post: XPost = {
-    id, authorId: author.id, text: input.text, urls: [], createdAt: state.clock.now(), mediaIds: [], poll: null, replySettings: 'everyone', quoteTweetId: null,
-    inReplyToId: null, conversationId: id, editHistory: [id], editsRemaining: 5, madeWithAi: false, paidPartnership: false, deleted: false, hidden: false, likedBy: [],
-    metrics: { impressions: 0, likes: 0, replies: 0, reposts: 0, quotes: 0, bookmarks: 0, urlLinkClicks: 0, profileClicks: 0, videoViews: 0 },
-  };
-  state.x.posts.set(id, post);
-  return post;
+  return personPost(state, input, null);
 }

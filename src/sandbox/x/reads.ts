@@ -63,27 +63,43 @@ function postView(ctx: RouteContext, post: XPost, fields: Set<string>, viewerId:
   return view;
 }
 
-/** GET /2/users/{id}/tweets: newest first, paged by pagination_token (the offset, opaque to callers). */
+/** The user a timeline read names (`/2/users/{id}/…`), or X's 404. */
+function namedUser(ctx: RouteContext): XUser {
+  const user = ctx.state.people.xUsers.get(ctx.params.id ?? '');
+  if (!user) throw notFound(`Could not find user with id: [${ctx.params.id ?? ''}].`, ctx.params.id ?? '');
+  return user;
+}
+
+const newestFirst = (a: XPost, b: XPost) => b.createdAt - a.createdAt || (b.id > a.id ? 1 : -1);
+
+/**
+ * One page of a timeline (`all`, newest first): max_results 5–100 (default 10), paged by
+ * pagination_token (the offset, opaque to callers), with X's meta.
+ */
+function timelinePage(ctx: RouteContext, all: XPost[]): { page: XPost[]; meta: Record<string, unknown> } {
+  const max = ctx.query.max_results === undefined ? 10 : Number(ctx.query.max_results);
+  if (!Number.isInteger(max) || max < 5 || max > 100) throw invalidRequest('max_results', 'max_results must be from 5 to 100');
+  const offset = ctx.query.pagination_token === undefined ? 0 : Number.parseInt(Buffer.from(ctx.query.pagination_token, 'base64url').toString(), 10);
+  if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('pagination_token', 'pagination_token is not valid');
+  const page = all.slice(offset, offset + max);
+  const meta: Record<string, unknown> = { result_count: page.length };
+  if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
+  if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+  return { page, meta };
+}
+
+/** GET /2/users/{id}/tweets: newest first, from start_time when given. */
 export function userPosts(ctx: RouteContext): unknown {
   const { user } = xAuth(ctx, READ_SCOPES, 'users-tweets', 900);
   requireReads(ctx);
-  const author = ctx.state.people.xUsers.get(ctx.params.id ?? '');
-  if (!author) throw notFound(`Could not find user with id: [${ctx.params.id ?? ''}].`, ctx.params.id ?? '');
-  const max = ctx.query.max_results === undefined ? 10 : Number(ctx.query.max_results);
-  if (!Number.isInteger(max) || max < 5 || max > 100) throw invalidRequest('max_results', 'max_results must be from 5 to 100');
+  const author = namedUser(ctx);
   let since = -Infinity;
   if (ctx.query.start_time !== undefined) {
     since = Date.parse(ctx.query.start_time);
     if (Number.isNaN(since)) throw invalidRequest('start_time', 'start_time must be an RFC 3339 date-time');
   }
-  const offset = ctx.query.pagination_token === undefined ? 0 : Number.parseInt(Buffer.from(ctx.query.pagination_token, 'base64url').toString(), 10);
-  if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('pagination_token', 'pagination_token is not valid');
-  const all = [...ctx.state.x.posts.values()].filter((p) => p.authorId === author.id && !p.deleted && p.createdAt >= since).sort((a, b) => b.createdAt - a.createdAt || (b.id > a.id ? 1 : -1));
-  const page = all.slice(offset, offset + max);
+  const { page, meta } = timelinePage(ctx, [...ctx.state.x.posts.values()].filter((p) => p.authorId === author.id && !p.deleted && p.createdAt >= since).sort(newestFirst));
   const fields = fieldsOf(ctx, 'tweet.fields');
-  const meta: Record<string, unknown> = { result_count: page.length };
-  if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
-  if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
   return page.length ? { data: page.map((p) => postView(ctx, p, fields, user.id)), meta } : { meta };
 }
 
@@ -112,22 +128,12 @@ export function lookupPost(ctx: RouteContext): unknown {
 export function userMentions(ctx: RouteContext): unknown {
   const { user } = xAuth(ctx, READ_SCOPES, 'users-mentions', 300);
   requireReads(ctx);
-  const named = ctx.state.people.xUsers.get(ctx.params.id ?? '');
-  if (!named) throw notFound(`Could not find user with id: [${ctx.params.id ?? ''}].`, ctx.params.id ?? '');
-  const max = ctx.query.max_results === undefined ? 10 : Number(ctx.query.max_results);
-  if (!Number.isInteger(max) || max < 5 || max > 100) throw invalidRequest('max_results', 'max_results must be from 5 to 100');
+  const named = namedUser(ctx);
   const sinceId = ctx.query.since_id;
   if (sinceId !== undefined && !/^\d{1,19}$/.test(sinceId)) throw invalidRequest('since_id', 'since_id must be a post id');
-  const offset = ctx.query.pagination_token === undefined ? 0 : Number.parseInt(Buffer.from(ctx.query.pagination_token, 'base64url').toString(), 10);
-  if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('pagination_token', 'pagination_token is not valid');
   const handle = new RegExp(`(^|[^\\w])@${named.username}(?!\\w)`, 'i');
-  const all = [...ctx.state.x.posts.values()]
-    .filter((p) => !p.deleted && p.authorId !== named.id && handle.test(p.text) && (sinceId === undefined || BigInt(p.id) > BigInt(sinceId)))
-    .sort((a, b) => b.createdAt - a.createdAt || (b.id > a.id ? 1 : -1));
-  const page = all.slice(offset, offset + max);
-  const meta: Record<string, unknown> = { result_count: page.length };
-  if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
-  if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+  const mentioning = [...ctx.state.x.posts.values()].filter((p) => !p.deleted && p.authorId !== named.id && handle.test(p.text) && (sinceId === undefined || BigInt(p.id) > BigInt(sinceId)));
+  const { page, meta } = timelinePage(ctx, mentioning.sort(newestFirst));
   if (!page.length) return { meta };
   const body: Record<string, unknown> = { data: page.map((p) => postView(ctx, p, fieldsOf(ctx, 'tweet.fields'), user.id)), meta };
   if ((ctx.query.expansions ?? '').split(',').includes('author_id')) {

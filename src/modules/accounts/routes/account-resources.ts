@@ -12,6 +12,7 @@ import { errorResponses, IdParams } from '../../../http/schemas.ts';
 import type { Api } from '../../../http/types.ts';
 import type { AccountResource, PlatformDefinition } from '../../../platforms/definition.ts';
 import { DEFINITIONS } from '../../../platforms/registry.ts';
+import { findAccount } from '../find-account.ts';
 import { callPlatform } from '../platform-call.ts';
 
 const NAME = /^[a-z][a-z-]*$/;
@@ -47,8 +48,7 @@ function registrar(name: string, offered: Array<{ platform: string; resource: Ac
         },
       },
       async (request) => {
-        const row = await tenantOf(request).selectFrom('accounts').selectAll().where('id', '=', request.params.id).executeTakeFirst();
-        if (!row) throw errors.notFound('Account');
+        const row = await findAccount(tenantOf(request), request.params.id);
         const read = request.server.deps.platforms.of(row.platform)?.accountResources?.[name];
         if (!read) throw errors.notSupported(`${row.platform} accounts have no ${name}; ${platforms.join(', ')} accounts do`);
         return callPlatform(request.server.deps, row, read);
