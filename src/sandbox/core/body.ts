@@ -1,7 +1,9 @@
 // Body parsers of the sandbox's own scope (it is mounted inside the service's app, whose parsers
 // and limits are not the platforms'): JSON (an empty JSON body is `{}`: TikTok's creator_info
 // query is a POST with no body), form-urlencoded (Graph and reddit), and raw bytes for upload
-// endpoints, counted and sniffed but not kept; multipart bodies are buffered and split (multipart.ts).
+// endpoints, counted, sniffed and hashed but not kept (content-addressed stores, like Bluesky's
+// blobs, name them by the hash); multipart bodies are buffered and split (multipart.ts).
+import { createHash } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { SNIFF_BYTES } from '../media/sniff.ts';
@@ -15,6 +17,8 @@ export interface RawBody {
   raw: true;
   size: number;
   head: Buffer;
+  /** SHA-256 of the whole body, hex. */
+  sha256: string;
 }
 
 export function isRawBody(body: unknown): body is RawBody {
@@ -50,15 +54,17 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     const head: Buffer[] = [];
     let headSize = 0;
     let size = 0;
+    const hash = createHash('sha256');
     payload.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      hash.update(chunk);
       if (headSize < SNIFF_BYTES) {
         const part = chunk.subarray(0, SNIFF_BYTES - headSize);
         head.push(part);
         headSize += part.length;
       }
     });
-    payload.on('end', () => done(null, { raw: true, size, head: Buffer.concat(head) } satisfies RawBody));
+    payload.on('end', () => done(null, { raw: true, size, head: Buffer.concat(head), sha256: hash.digest('hex') } satisfies RawBody));
     payload.on('error', (error) => done(error, undefined));
   });
 }
