@@ -53,6 +53,18 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * A sign-in on the service's connect page that the platform refused for what the person typed (a
+ * wrong password, a main password where an app password is needed): the page is shown again with
+ * this message, in words the person can act on.
+ */
+export class ConnectRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConnectRefusal';
+  }
+}
+
 /** The catalogue's code for each kind of platform failure (Errors table of the contract). */
 const API_CODES = {
   auth: 'reconnect_required',

@@ -114,6 +114,47 @@ export interface OAuthConnector {
   complete(input: { code: string; redirectUri: string; now: number; codeVerifier?: string }): Promise<ConnectOutcome>;
 }
 
+/**
+ * A connect flow through a page the service hosts, for a platform whose sign-in is not an OAuth
+ * consent (Bluesky's app passwords): GET /connect/{platform} answers the page's URL, the page asks
+ * for the fields, and its submit is completed here. What the person types is used for this one
+ * call and never stored.
+ */
+export interface PageConnector {
+  /** The login flavour; stored in account metadata like an OAuth connector's. */
+  readonly flavour: string;
+  readonly page: ConnectPage;
+  /**
+   * Signs in with what the person typed. A ConnectRefusal (errors.ts) shows the page again with its
+   * message and counts as a wrong try; any other PlatformError ends the connection as a callback's would.
+   */
+  complete(input: { fields: Record<string, string>; now: number }): Promise<ConnectOutcome>;
+}
+
+/** What a PageConnector's page shows. Plain text everywhere: the page escapes it. */
+export interface ConnectPage {
+  title: string;
+  /** Paragraphs above the form. */
+  intro: readonly string[];
+  fields: readonly ConnectPageField[];
+  /** The submit button's label. */
+  submit: string;
+  /** Where the person gets what the page asks for (the platform's settings page). */
+  help?: { text: string; url: string };
+}
+
+export interface ConnectPageField {
+  /** The form field's name, and the key of `fields` in complete(). */
+  name: string;
+  label: string;
+  /** A password input, never echoed back when the page is shown again. */
+  secret?: true;
+  /** The browser's autocomplete hint (`username`, `current-password`). */
+  autocomplete?: string;
+  placeholder?: string;
+  maxLength: number;
+}
+
 /** Turns options of a pending connection into accounts, with the user token kept for it. */
 export interface ChoiceResolver {
   /** `userToken`: the consent's access token; `token`: its whole set (a refresh token the accounts keep, when the platform gave one). */
@@ -201,8 +242,10 @@ export interface WhatsAppNumbers {
 /** `P`: the platform, which types the options its publisher receives. */
 export interface PlatformAdapter<P extends Platform = Platform> {
   platform: P;
-  /** Connect flows by flavour; the first is the default. */
+  /** OAuth connect flows by flavour; the first is the default. */
   connectors: OAuthConnector[];
+  /** A connect flow through a page the service hosts, used when the platform has no OAuth connector (connectors is empty). */
+  pageConnector?: PageConnector;
   choices?: ChoiceResolver;
   refresher?: TokenRefresher;
   health?: HealthChecker;
