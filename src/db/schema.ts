@@ -249,6 +249,8 @@ export interface ConnectStatesTable {
   used_at: number | null;
   /** PKCE: the code verifier, sealed, for connectors that use PKCE (null for the others). */
   code_verifier_enc: string | null;
+  /** A connect page's wrong sign-ins so far (the fifth spends the state). */
+  failed_tries: Generated<number>;
 }
 
 export interface PendingConnectionsTable {

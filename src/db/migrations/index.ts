@@ -24,6 +24,7 @@ import * as webhookSecretRotation from './0024-webhook-secret-rotation.ts';
 import * as mcpClientSource from './0025-mcp-client-source.ts';
 import * as connectPkce from './0026-connect-pkce.ts';
 import * as commentPollsByPlatform from './0027-comment-polls-by-platform.ts';
+import * as connectPageTries from './0028-connect-page-tries.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0025-mcp-client-source': mcpClientSource,
   '0026-connect-pkce': connectPkce,
   '0027-comment-polls-by-platform': commentPollsByPlatform,
+  '0028-connect-page-tries': connectPageTries,
 };

@@ -3,6 +3,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { errors } from '../../http/errors.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
+import { connectPageUrl } from './routes/connect-page.ts';
 import { whatsappSignupUrl } from './routes/whatsapp-signup.ts';
 import { adapterFor, callbackUrl } from './service.ts';
 import { createState, pkcePair, STATE_TTL_MS } from './state.ts';
@@ -19,6 +20,12 @@ export interface ConnectStart {
 export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'platforms' | 'sealer'>, start: ConnectStart): Promise<{ authUrl: string; expiresInSeconds: number }> {
   try {
     const adapter = adapterFor(deps, start.platform);
+    const page = adapter.pageConnector;
+    if (adapter.connectors.length === 0 && page) {
+      const { organizationId, platform, externalId, redirectUrl } = start;
+      const state = await createState(deps.store.db, { organizationId, platform, flavour: page.flavour, externalId, redirectUrl, codeVerifierEnc: null, now: deps.clock.now() });
+      return { authUrl: connectPageUrl(deps.config, start.platform, state), expiresInSeconds: STATE_TTL_MS / 1000 };
+    }
     const flavour = start.login ?? adapter.connectors[0]?.flavour;
     const connector = adapter.connectors.find((c) => c.flavour === flavour);
     if (!connector) throw errors.notSupported(`${start.platform} cannot be connected through OAuth`);

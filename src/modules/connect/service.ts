@@ -6,7 +6,7 @@ import type { ConnectErrorCode } from '../../http/errors.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PlatformError } from '../../platforms/errors.ts';
-import type { ConnectedAccount, PlatformAdapter } from '../../platforms/types.ts';
+import type { ConnectedAccount, ConnectOutcome, PlatformAdapter } from '../../platforms/types.ts';
 import { createPending } from './pending.ts';
 import { saveConnectedAccount } from './save-account.ts';
 
@@ -57,28 +57,39 @@ export async function completeConnect(
   /** PKCE: the verifier kept with the state. */
   codeVerifier: string | null = null,
 ): Promise<ConnectResult> {
-  try {
-    const adapter = adapterFor(deps, target.platform);
-    const connector = adapter.connectors.find((c) => c.flavour === target.flavour);
+  return settled(target, async () => {
+    const connector = adapterFor(deps, target.platform).connectors.find((c) => c.flavour === target.flavour);
     if (!connector) throw new PlatformError('not_supported', `${target.platform} has no ${target.flavour} login`, { platform: target.platform });
     const exchange = { code, redirectUri: callbackUrl(deps.config, target.platform), now: deps.clock.now() };
-    const outcome = await connector.complete(codeVerifier === null ? exchange : { ...exchange, codeVerifier });
-    if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
+    return settleOutcome(deps, target, await connector.complete(codeVerifier === null ? exchange : { ...exchange, codeVerifier }));
+  });
+}
 
-    if (outcome.options.length === 0) {
-      return connectFailed('nothing_granted', outcome.nothing ?? `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
-    }
-    if (outcome.options.length === 1 && adapter.choices) {
-      const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, token: outcome.userToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
-      return { kind: 'connected', accounts: await storeAccounts(deps, target, accounts) };
-    }
-    const now = deps.clock.now();
-    const pendingId = await deps.store.db.transaction().execute((trx) =>
-      createPending(trx, deps.store, deps.sealer, { ...target, userToken: outcome.userToken, options: outcome.options, now }),
-    );
-    return { kind: 'pending', pendingId };
+/** A platform's refusal while connecting is the connection's failure, said in the platform's words. */
+export async function settled(target: ConnectTarget, connect: () => Promise<ConnectResult>): Promise<ConnectResult> {
+  try {
+    return await connect();
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     return connectFailed(error.kind === 'not_supported' ? 'not_supported' : 'platform_error', `${target.platform}: ${error.message}`);
   }
+}
+
+/** What a sign-in yielded: the account stored, or the choice to make recorded as a pending connection. */
+export async function settleOutcome(deps: Pick<AppDeps, 'store' | 'sealer' | 'clock' | 'platforms'>, target: ConnectTarget, outcome: ConnectOutcome): Promise<ConnectResult> {
+  const adapter = adapterFor(deps, target.platform);
+  if (outcome.kind === 'account') return { kind: 'connected', accounts: await storeAccounts(deps, target, [outcome.account]) };
+
+  if (outcome.options.length === 0) {
+    return connectFailed('nothing_granted', outcome.nothing ?? `The ${target.platform} consent granted no ${target.platform === 'facebook' ? 'Page' : 'account'} to connect.`);
+  }
+  if (outcome.options.length === 1 && adapter.choices) {
+    const accounts = await adapter.choices.resolve({ userToken: outcome.userToken.accessToken, token: outcome.userToken, optionIds: outcome.options.map((o) => o.id), now: deps.clock.now() });
+    return { kind: 'connected', accounts: await storeAccounts(deps, target, accounts) };
+  }
+  const now = deps.clock.now();
+  const pendingId = await deps.store.db.transaction().execute((trx) =>
+    createPending(trx, deps.store, deps.sealer, { ...target, userToken: outcome.userToken, options: outcome.options, now }),
+  );
+  return { kind: 'pending', pendingId };
 }

@@ -62,3 +62,24 @@ export async function consumeState(db: Kysely<Database>, platform: string, state
   if (claimed.numUpdatedRows === 0n) return null;
   return db.selectFrom('connect_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
 }
+
+/** Whether a state may still be used (a connect page checks it before showing its form). */
+export async function stateIsOpen(db: Kysely<Database>, platform: string, state: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('connect_states')
+    .select('state_hash')
+    .where('state_hash', '=', hash(state))
+    .where('platform', '=', platform)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Gives a claimed state back after a wrong sign-in on a connect page, counting the try. A page
+ * claims the state for the length of its sign-in, so two submits cannot both use it.
+ */
+export async function releaseState(db: Kysely<Database>, platform: string, state: string, failedTries: number): Promise<void> {
+  await db.updateTable('connect_states').set({ used_at: null, failed_tries: failedTries }).where('state_hash', '=', hash(state)).where('platform', '=', platform).execute();
+}

@@ -1,42 +1,12 @@
 // The platforms' OAuth callback. Public: it is authenticated by the single-use state, not by an
 // API key. The browser is sent on to the client's redirectUrl with accountId, pendingId or
 // error, or shown a small page when the client gave none.
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Api } from '../../../http/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
-import { RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
-import { completeConnect, connectFailed, type ConnectResult } from '../service.ts';
+import { finish, page } from '../finish.ts';
+import { completeConnect, connectFailed } from '../service.ts';
 import { consumeState } from '../state.ts';
-
-function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').headers(RESULT_PAGE_HEADERS).send(resultPage(title, message));
-}
-
-function finish(reply: FastifyReply, redirectUrl: string | null, result: ConnectResult): FastifyReply {
-  if (redirectUrl) {
-    const url = new URL(redirectUrl);
-    if (result.kind === 'connected') url.searchParams.set('accountId', result.accounts.map((a) => a.id).join(','));
-    else if (result.kind === 'pending') url.searchParams.set('pendingId', result.pendingId);
-    else {
-      url.searchParams.set('error', result.error);
-      url.searchParams.set('error_description', result.message);
-    }
-    return reply.code(302).header('cache-control', 'no-store').redirect(url.toString());
-  }
-  switch (result.kind) {
-    case 'connected':
-      return page(reply, 200, 'Account connected', `${result.accounts.map((a) => a.username ?? a.display_name ?? a.platform_user_id).join(', ')} is connected. You can close this window.`);
-    case 'pending':
-      return page(reply, 200, 'Almost done', 'Choose which accounts to connect in the app that sent you here. You can close this window.');
-    case 'failed':
-      return page(reply, 400, 'Connection failed', result.message);
-    default: {
-      const unreachable: never = result;
-      return unreachable;
-    }
-  }
-}
 
 export function connectCallback(api: Api): void {
   api.get(
