@@ -4,6 +4,7 @@
 // Graph nodes other modules add to graph.facebook.com.
 import type { SandboxStores, StoresOf } from './core/module.ts';
 import { adsModule } from './ads/module.ts';
+import { blueskyModule } from './bluesky/module.ts';
 import { facebookModule } from './facebook/module.ts';
 import { insightsModule } from './insights/module.ts';
 import { instagramModule } from './instagram/module.ts';
@@ -29,6 +30,7 @@ export const SANDBOX_MODULES = [
   xModule,
   youtubeModule,
   pinterestModule,
+  blueskyModule,
   whatsappModule,
   adsModule,
   insightsModule,
