@@ -78,6 +78,9 @@ export interface PostRemover {
 }
 
 export interface CommentsSwitch {
-  /** Allows or stops new comments on the live post. */
-  setComments(account: AccountCredentials, platformPostId: string, enabled: boolean): Promise<void>;
+  /**
+   * Allows or stops new comments on the live post. `progress`: what the publisher stored for the
+   * target (bluesky reads the reply rules it published with, to put them back).
+   */
+  setComments(account: AccountCredentials, platformPostId: string, enabled: boolean, progress?: PublishProgress): Promise<void>;
 }

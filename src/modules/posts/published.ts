@@ -48,7 +48,7 @@ function callFor(platforms: Platforms, platform: string, operation: PublishedOpe
     }
     case 'comments': {
       const target = adapter?.commentsSwitch;
-      return target ? (credentials, id) => target.setComments(credentials, id, operation.enabled) : null;
+      return target ? (credentials, id, progress) => target.setComments(credentials, id, operation.enabled, progress) : null;
     }
     default: {
       const unreachable: never = operation;
