@@ -5,6 +5,7 @@
 import { createPlatformContext, type ContextConfig } from './context.ts';
 import type { PlatformDefinition, PostPublishing } from './definition.ts';
 import type { AppCredentials, AppDefinition, SettingsReader } from './settings.ts';
+import { blueskyPlatform } from './bluesky/index.ts';
 import { facebookPlatform } from './facebook/index.ts';
 import { createPlatformHttp, type PlatformHttp } from './http.ts';
 import { instagramPlatform } from './instagram/index.ts';
@@ -31,6 +32,7 @@ export const DEFINITIONS = [
   linkedinPlatform,
   youtubePlatform,
   pinterestPlatform,
+  blueskyPlatform,
 ] as const;
 
 // Every platform name a folder declares has its definition here (one left out fails to compile).
