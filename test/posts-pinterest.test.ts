@@ -11,7 +11,7 @@ import { newId } from '../src/lib/ids.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
-import { createPost, settled, startPostsApp, type PostsApp } from './posts-support.ts';
+import { createPost, settled, ShiftClock, startPostsApp, type PostsApp } from './posts-support.ts';
 import { addPinterestAccount } from './pinterest-support.ts';
 
 type Body = Record<string, unknown>;
@@ -22,10 +22,11 @@ for (const dialect of DIALECTS) {
     let files: FileServer;
     let key: string;
     let org: string;
+    const clock = new ShiftClock();
     const media = (path: string) => `${files.url}${path}`;
 
     before(async () => {
-      t = await startPostsApp(dialect);
+      t = await startPostsApp(dialect, { clock });
       t.sandbox.updateSettings({ processing: { pinterestVideoMs: 100 } });
       files = await fileServer({ '/a.jpg': { body: samples.jpeg }, '/b.png': { body: samples.png }, '/c.jpg': { body: samples.jpeg }, '/v.mp4': { body: samples.mp4 } });
       ({ key, organizationId: org } = await t.tenant());
@@ -92,7 +93,10 @@ for (const dialect of DIALECTS) {
       assert.equal(source.cover_image_key_frame_time, 0);
       assert.equal(t.sandbox.pinterest.pins.get(target?.platformPostId ?? '')?.mediaId, source.media_id);
       const row = await t.runtime.deps.store.db.selectFrom('post_targets').select('progress').where('post_id', '=', post.id).executeTakeFirstOrThrow();
-      assert.equal((JSON.parse(row.progress) as Body).mediaId, source.media_id);
+      const progress = JSON.parse(row.progress) as Body;
+      assert.equal(progress.mediaId, source.media_id);
+      assert.equal(progress.upload, undefined, 'the signed upload form is never stored with the target');
+      assert.doesNotMatch(row.progress, /signature|policy|amz/i);
 
       const covered = mark();
       const withCover = await publish(acc.id, { boardId: acc.boards[0]?.id, mediaUrl: media('/v.mp4'), coverImageUrl: media('/a.jpg') });
@@ -156,6 +160,28 @@ for (const dialect of DIALECTS) {
       } finally {
         t.sandbox.updateSettings({ pinterest: { trial: false } });
       }
+    });
+
+    test('a video whose upload failed once: the next run registers a new media, since the signed upload form was never stored', async () => {
+      const acc = await addPinterestAccount(t, org);
+      const start = mark();
+      t.sandbox.faults.add({ host: 'pinterest-media-upload.s3-accelerate.amazonaws.com', method: 'POST', kind: 'server_error', status: 503, times: 1 });
+      const res = await createPost(t, key, { content: `Rye loaf ${newId('post').slice(-6)}`, publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: { boardId: acc.boards[0]?.id, mediaUrl: media('/v.mp4') } }] });
+      const id = res.body.post.id;
+      const row = await waitFor(async () => {
+        const r = await t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('post_id', '=', id).executeTakeFirstOrThrow();
+        return r.attempts >= 1 && r.status === 'pending' && r.next_attempt_at !== null ? r : null;
+      }, 20_000, 'the 503');
+      clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
+      const post = await settled(t, key, id, undefined, 30_000);
+      const target = post.targets[0];
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const registered = calls(start, 'POST', '/v5/media');
+      assert.equal(registered.length, 2, 'registered again after the failed upload');
+      const uploads = t.sandbox.journal.list({ after: start, method: 'POST' }).filter((e) => e.host.endsWith('amazonaws.com'));
+      assert.deepEqual(uploads.map((u) => u.status), [503, 204]);
+      const source = (calls(start, 'POST', '/v5/pins')[0]?.body as Body).media_source as Body;
+      assert.equal(t.sandbox.pinterest.pins.get(target?.platformPostId ?? '')?.mediaId, source.media_id);
     });
 
     test('best time without history: the pinterest defaults, daily 01 to 04 UTC', async () => {

@@ -63,29 +63,42 @@ function formBody(boundary: string, parameters: Json, bytes: Buffer, filename: s
   return Buffer.concat(parts);
 }
 
-/** Registers the video (media_id saved first), uploads it, and answers once it succeeded, or a wait. */
+/** Registers a video: its media_id and the one-time S3 upload form (URL and signed parameters). */
+async function registerVideo(api: PinterestApi, token: string): Promise<{ mediaId: string; upload: Json }> {
+  const registered = await api.json(token, { method: 'POST', path: '/media', json: { media_type: 'video' } });
+  const mediaId = str(registered.media_id);
+  if (!mediaId) throw new PlatformError('transient', 'Pinterest registered the video without a media id', { platform: 'pinterest' });
+  return { mediaId, upload: { url: text(registered.upload_url), parameters: obj(registered.upload_parameters) } };
+}
+
+/**
+ * Registers the video (media_id saved first), uploads it, and answers once it succeeded, or a wait.
+ * The upload form's signed parameters are a credential for Pinterest's storage: they stay in memory
+ * and are never saved with the target. A run that finds a registered media without bytes and
+ * without them (a crash between the two) registers a new one; the old one expires unused.
+ */
 async function videoReady(api: PinterestApi, media: MediaFetcher | undefined, request: PublishRequest<PinterestOptions>, current: PublishProgress, store: () => Promise<void>): Promise<string | PublishOutcome> {
   const token = request.account.accessToken;
   const url = request.options.mediaUrls?.[0] ?? '';
-  if (typeof current.mediaId !== 'string') {
-    const registered = await api.json(token, { method: 'POST', path: '/media', json: { media_type: 'video' } });
-    const id = str(registered.media_id);
-    if (!id) throw new PlatformError('transient', 'Pinterest registered the video without a media id', { platform: 'pinterest' });
-    current.mediaId = id;
-    current.upload = { url: text(registered.upload_url), parameters: obj(registered.upload_parameters) };
+  let upload: Json | null = null;
+  const register = async () => {
+    const registered = await registerVideo(api, token);
+    current.mediaId = registered.mediaId;
+    upload = registered.upload;
     await store();
-  }
-  const mediaId = text(current.mediaId);
-  let status = text((await api.json(token, { path: `/media/${encodeURIComponent(mediaId)}` })).status);
+  };
+  if (typeof current.mediaId !== 'string') await register();
+  let status = text((await api.json(token, { path: `/media/${encodeURIComponent(text(current.mediaId))}` })).status);
   if (status === 'registered' && current.uploaded !== true) {
     if (!media) throw new PlatformError('permanent', 'this service was built without a media fetcher', { platform: 'pinterest' });
-    const upload = obj(current.upload);
+    if (upload === null) await register();
+    const form = obj(upload);
     const file = await media.fetch(url, 'pinterest');
     const boundary = `----socialapi${randomBytes(12).toString('hex')}`;
     const response = await api.http.send('pinterest', {
       method: 'POST',
-      url: text(upload.url),
-      body: formBody(boundary, obj(upload.parameters), file.bytes, 'video.mp4'),
+      url: text(form.url),
+      body: formBody(boundary, obj(form.parameters), file.bytes, 'video.mp4'),
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       timeoutMs: UPLOAD_TIMEOUT_MS,
     });
@@ -96,6 +109,7 @@ async function videoReady(api: PinterestApi, media: MediaFetcher | undefined, re
     await store();
     status = 'processing';
   }
+  const mediaId = text(current.mediaId);
   if (status === 'succeeded') return mediaId;
   if (status === 'failed') throw invalid('mediaUrls[0]', `Pinterest could not process the video ${url}`);
   const checks = progressNumber(current, 'checks');
