@@ -6,6 +6,7 @@ import type { PlatformContext } from '../context.ts';
 import type { PlatformDefinition } from '../definition.ts';
 import type { PlatformAdapter } from '../types.ts';
 import { blueskyPageConnector, blueskyRefresher, currentSession } from './connect.ts';
+import { blueskyEngagement } from './engagement.ts';
 import { blueskyMedia } from './media-rules.ts';
 import { BlueskyData, BlueskyOptions } from './options.ts';
 import { blueskyPublisher } from './publish.ts';
@@ -39,6 +40,7 @@ export function blueskyAdapter(ctx: PlatformContext, settings: BlueskySettings):
     publisher: blueskyPublisher(api, ctx.media, settings.entryway),
     remover: blueskyPostRemover(api),
     commentsSwitch: blueskyCommentsSwitch(api),
+    ...blueskyEngagement(api, settings.entryway),
   };
 }
 
