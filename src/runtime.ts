@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { describeTarget, migrateToLatest, openStore, pingStore, StoreUnavailableError, type Store } from './db/database.ts';
 import type { AppDeps } from './deps.ts';
+import { storeCounters } from './db/shared-counters.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSealer, resolveEncryptionKey } from './lib/crypto.ts';
 import { messageOf } from './lib/errors.ts';
@@ -76,7 +77,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
   // One set of series per runtime (not prom-client's global one), and none at all when off.
   const metrics = metricsEnabled(config.metrics) ? new Metrics({ store, clock }) : undefined;
   return {
-    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config, metrics && platformObserver(metrics)), ...(metrics ? { metrics } : {}) },
+    deps: { config, store, clock, sealer: createSealer(key), sandbox, platforms: createPlatforms(config, metrics && platformObserver(metrics), storeCounters(store.db)), ...(metrics ? { metrics } : {}) },
     redis,
     async close() {
       await sandbox?.close();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GRAPH_VERSION, type PlatformContext } from '../src/platforms/context.ts';
+import { memoryCounters } from '../src/platforms/counters.ts';
 import { parseConfig } from '../src/config.ts';
 import { sandboxApp } from '../src/platforms/registry.ts';
 import { PlatformError } from '../src/platforms/errors.ts';
@@ -32,6 +33,7 @@ before(async () => {
     graphVersion: GRAPH_VERSION,
     metaWebhookVerifyToken: '',
     sandbox: true,
+    counters: memoryCounters(),
   };
 });
 after(() => sb.close());

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { createPlatformHttp } from '../src/platforms/http.ts';
 import { PlatformError } from '../src/platforms/errors.ts';
 import type { PlatformContext } from '../src/platforms/context.ts';
+import { memoryCounters } from '../src/platforms/counters.ts';
 import { downloadMedia } from '../src/platforms/whatsapp/media.ts';
 
 const credentials = { platformUserId: '300000000000001', accessToken: 'EAAsecret', refreshToken: null, expiresAt: null, scopes: [], metadata: {} };
@@ -18,6 +19,7 @@ function contextOn(base: string | null): PlatformContext {
     graphVersion: 'v24.0',
     metaWebhookVerifyToken: '',
     sandbox: false,
+    counters: memoryCounters(),
   };
 }
 

@@ -253,6 +253,13 @@ export interface ConnectStatesTable {
   failed_tries: Generated<number>;
 }
 
+/** A counter every node shares (platforms/counters.ts), per window: YouTube's daily quota. */
+export interface SharedCountersTable {
+  key: string;
+  used: number;
+  expires_at: number;
+}
+
 export interface PendingConnectionsTable {
   id: string;
   organization_id: string;
@@ -524,6 +531,7 @@ export interface Database {
   analytics_snapshots: AnalyticsSnapshotsTable;
   inbox_events: InboxEventsTable;
   connect_states: ConnectStatesTable;
+  shared_counters: SharedCountersTable;
   pending_connections: PendingConnectionsTable;
   account_health: AccountHealthTable;
   platform_webhook_events: PlatformWebhookEventsTable;

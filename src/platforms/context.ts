@@ -3,6 +3,7 @@
 // credentials, and the Graph version. Built once at start, by createPlatforms (registry.ts).
 import type { Config } from '../config.ts';
 import { platformApiBase } from './base-url.ts';
+import { memoryCounters, type SharedCounters } from './counters.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp, type PlatformHttp } from './http.ts';
 import { createMediaFetcher, type MediaFetcher } from './media-bytes.ts';
@@ -23,6 +24,8 @@ export interface PlatformContext {
   sandbox: boolean;
   /** The bytes of a post's media URLs, for publishers that upload them (absent: the adapter is built without it, as in some tests). */
   media?: MediaFetcher;
+  /** Counters every process shares, for a platform's per-project quota (in the store; in memory without one). */
+  counters: SharedCounters;
 }
 
 export const GRAPH_VERSION = 'v24.0';
@@ -34,7 +37,7 @@ export const SANDBOX_VERIFY_TOKEN = 'sandbox-verify-token';
 
 export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'publicBaseUrl' | 'platforms' | 'platformTimeoutMs'> & Partial<Pick<Config, 'allowPrivateUrls' | 'mediaMaxBytes'>>;
 
-export function createPlatformContext(config: ContextConfig): PlatformContext {
+export function createPlatformContext(config: ContextConfig, counters: SharedCounters = memoryCounters()): PlatformContext {
   return {
     http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs }),
     apps: config.platforms.apps,
@@ -42,6 +45,7 @@ export function createPlatformContext(config: ContextConfig): PlatformContext {
     metaWebhookVerifyToken: config.platforms.metaWebhookVerifyToken ?? (config.sandbox ? SANDBOX_VERIFY_TOKEN : ''),
     sandbox: config.sandbox,
     media: createMediaFetcher({ allowPrivate: config.allowPrivateUrls ?? config.sandbox, maxBytes: config.mediaMaxBytes ?? 1024 ** 3 }),
+    counters,
   };
 }
 

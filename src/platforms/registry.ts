@@ -3,6 +3,7 @@
 // adapter once at start from the config with one HTTP client and hands them down as `deps.platforms`; the rest of the definitions (post options,
 // validation, media rules, best-time defaults) is read from here without a platform call.
 import { createPlatformContext, type ContextConfig } from './context.ts';
+import { memoryCounters, type SharedCounters } from './counters.ts';
 import type { PlatformDefinition, PostPublishing } from './definition.ts';
 import type { AppCredentials, AppDefinition, SettingsReader } from './settings.ts';
 import { blueskyPlatform } from './bluesky/index.ts';
@@ -65,6 +66,7 @@ function offeredCapabilities(): Map<string, readonly string[]> {
   const defaults: SettingsReader = { sandbox: true, text: () => null, flag: (_name, fallback) => fallback, integer: (_name, fallback) => fallback };
   const apps = Object.fromEntries(APPS.map((app) => [app.name, { credentials: app.sandbox, vars: '' }]));
   const ctx = { http: createPlatformHttp({ base: null, userAgent: '' }), apps, graphVersion: '', metaWebhookVerifyToken: '', sandbox: true };
+  const ctx = { http: createPlatformHttp({ base: null, userAgent: '' }), apps, graphVersion: '', metaWebhookVerifyToken: '', sandbox: true, counters: memoryCounters() };
   return new Map(DEFINITIONS.map((d: PlatformDefinition) => [d.name, Object.keys(d.adapter(ctx, d.settings?.(defaults)))]));
 }
 
@@ -98,8 +100,8 @@ export interface PlatformObserver {
   adapter<P extends Platform>(adapter: PlatformAdapter<P>): PlatformAdapter<P>;
 }
 
-export function createPlatforms(config: ContextConfig, observer?: PlatformObserver): Platforms {
-  const base = createPlatformContext(config);
+export function createPlatforms(config: ContextConfig, observer?: PlatformObserver, counters?: SharedCounters): Platforms {
+  const base = createPlatformContext(config, counters);
   const ctx = observer ? { ...base, http: observer.http(base.http) } : base;
   const watch = <P extends Platform>(adapter: PlatformAdapter<P>) => (observer ? observer.adapter(adapter) : adapter);
   const adapters = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, watch(d.adapter(ctx, config.platforms.settings[d.name]))])) as unknown as Platforms['adapters'];

@@ -25,6 +25,7 @@ import * as mcpClientSource from './0025-mcp-client-source.ts';
 import * as connectPkce from './0026-connect-pkce.ts';
 import * as commentPollsByPlatform from './0027-comment-polls-by-platform.ts';
 import * as connectPageTries from './0028-connect-page-tries.ts';
+import * as sharedCounters from './0030-shared-counters.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0026-connect-pkce': connectPkce,
   '0027-comment-polls-by-platform': commentPollsByPlatform,
   '0028-connect-page-tries': connectPageTries,
+  '0030-shared-counters': sharedCounters,
 };

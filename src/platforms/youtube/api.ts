@@ -1,10 +1,11 @@
 // Calls to Google's YouTube APIs (youtube.md §6, §8, §9): every answer is classified by its status
 // and `errors[0].reason`, never by its text, and every Data API call is charged to the project's
-// daily quota, counted here per Pacific day (quotas reset at midnight Pacific Time): units for the
+// daily quota, counted per Pacific day in the counters all nodes share (quotas reset at midnight Pacific Time): units for the
 // methods, and videos.insert in its own bucket of uploads (plus YOUTUBE_UPLOAD_UNITS units under
 // the older scheme, when set above 1). A call the day's quota cannot pay is not made: it fails
 // `rate_limited` with the wait until the next Pacific midnight, as YouTube's 403 quotaExceeded
-// does (which also marks the day spent here).
+// does (which also marks the day spent for every node).
+import type { SharedCounters } from '../counters.ts';
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformHttp, PlatformRequest, PlatformResponse } from '../http.ts';
 import { list, obj, str, text, type Json } from '../json.ts';
@@ -80,25 +81,22 @@ export function youtubeBody(response: PlatformResponse): Json {
   throw new PlatformError(kind, message, details);
 }
 
-/** The project's quota for the day, as this process counted it. */
+/**
+ * The project's quota for the day, counted in the counters every node of the service shares (the
+ * quota is the API project's, not a process's): units, uploads, each per Pacific day.
+ */
 export class QuotaMeter {
   readonly #settings: YouTubeSettings;
-  #day = '';
-  #units = 0;
-  #uploads = 0;
-  #spent = false;
+  readonly #counters: SharedCounters;
 
-  constructor(settings: YouTubeSettings) {
+  constructor(settings: YouTubeSettings, counters: SharedCounters) {
     this.#settings = settings;
+    this.#counters = counters;
   }
 
-  #on(now: number): void {
+  #keys(now: number) {
     const day = pacificDay(now);
-    if (day === this.#day) return;
-    this.#day = day;
-    this.#units = 0;
-    this.#uploads = 0;
-    this.#spent = false;
+    return { units: `youtube:units:${day}`, uploads: `youtube:uploads:${day}`, window: { now, expiresAt: now + untilPacificMidnight(now) } };
   }
 
   #exhausted(now: number, what: string): PlatformError {
@@ -110,30 +108,31 @@ export class QuotaMeter {
   }
 
   /** Takes `units` for a call, or throws rate_limited without calling. */
-  charge(units: number, now: number): void {
-    this.#on(now);
-    if (this.#spent || this.#units + units > this.#settings.dailyUnits) throw this.#exhausted(now, 'unit');
-    this.#units += units;
+  async charge(units: number, now: number): Promise<void> {
+    const { units: key, window } = this.#keys(now);
+    if ((await this.#counters.take(key, units, this.#settings.dailyUnits, window)) === null) throw this.#exhausted(now, 'unit');
   }
 
   /** Takes one upload (and its units under the older scheme), or throws rate_limited without calling. */
-  chargeUpload(now: number): void {
-    this.#on(now);
+  async chargeUpload(now: number): Promise<void> {
+    const keys = this.#keys(now);
+    if ((await this.#counters.take(keys.uploads, 1, this.#settings.dailyUploads, keys.window)) === null) throw this.#exhausted(now, 'upload');
     const units = this.#settings.uploadUnits > 1 ? this.#settings.uploadUnits : 0;
-    if (this.#spent || this.#uploads + 1 > this.#settings.dailyUploads || this.#units + units > this.#settings.dailyUnits) throw this.#exhausted(now, 'upload');
-    this.#uploads += 1;
-    this.#units += units;
+    if (units > 0 && (await this.#counters.take(keys.units, units, this.#settings.dailyUnits, keys.window)) === null) {
+      await this.#counters.giveBack(keys.uploads, 1);
+      throw this.#exhausted(now, 'upload');
+    }
   }
 
-  /** YouTube said quotaExceeded: nothing more is called today. */
-  spend(now: number): void {
-    this.#on(now);
-    this.#spent = true;
+  /** YouTube said quotaExceeded: nothing more is called today, by any node. */
+  async spend(now: number): Promise<void> {
+    const keys = this.#keys(now);
+    await this.#counters.raise(keys.units, this.#settings.dailyUnits, keys.window);
+    await this.#counters.raise(keys.uploads, this.#settings.dailyUploads, keys.window);
   }
 
-  uploads(now: number): number {
-    this.#on(now);
-    return this.#spent ? this.#settings.dailyUploads : this.#uploads;
+  async uploads(now: number): Promise<number> {
+    return this.#counters.read(this.#keys(now).uploads);
   }
 }
 
@@ -154,20 +153,20 @@ export interface YouTubeApi {
   json(request: YouTubeCall): Promise<Json>;
 }
 
-export function youtubeApi(http: PlatformHttp, settings: YouTubeSettings): YouTubeApi {
-  const quota = new QuotaMeter(settings);
+export function youtubeApi(http: PlatformHttp, settings: YouTubeSettings, counters: SharedCounters): YouTubeApi {
+  const quota = new QuotaMeter(settings, counters);
   const call = async ({ token, units, now: at, ...request }: YouTubeCall): Promise<PlatformResponse> => {
     // Adapters are given no clock outside publishing: the process's time counts the day there.
     const now = at ?? Date.now();
-    if (units === 'upload') quota.chargeUpload(now);
-    else quota.charge(units, now);
+    if (units === 'upload') await quota.chargeUpload(now);
+    else await quota.charge(units, now);
     const response = await http.send('youtube', { ...request, bearer: token });
     if (response.status >= 200 && response.status < 300) return response;
     try {
       youtubeBody(response);
     } catch (error) {
       if (error instanceof PlatformError && error.details.code !== undefined && QUOTA_REASONS.has(String(error.details.code))) {
-        quota.spend(now);
+        await quota.spend(now);
         throw new PlatformError('rate_limited', `${error.message} (YouTube's daily quota; retried after midnight Pacific Time)`, { ...error.details, retryAfterMs: untilPacificMidnight(now) });
       }
       if (error instanceof PlatformError && error.details.code === 'uploadLimitExceeded') {

@@ -24,7 +24,7 @@ export const TESTING_NOTE =
   'While the Google Cloud project\'s OAuth consent screen is in "Testing" status, Google ends refresh tokens after 7 days and the account must be connected again: publish the app (status "In production") to keep them.';
 
 export function youtubeAdapter(ctx: PlatformContext, settings: YouTubeSettings): PlatformAdapter<'youtube'> {
-  const api = youtubeApi(ctx.http, settings);
+  const api = youtubeApi(ctx.http, settings, ctx.counters);
   const comments = youtubeComments(api);
   const insights = youtubeInsights(api);
   return {
@@ -45,7 +45,7 @@ export function youtubeAdapter(ctx: PlatformContext, settings: YouTubeSettings):
     },
     // The project's upload bucket, as this process counted it today (Pacific): POST /posts answers 429 when it is spent.
     limits: {
-      publishingLimit: () => Promise.resolve({ used: api.quota.uploads(Date.now()), allowed: settings.dailyUploads, windowHours: 24 }),
+      publishingLimit: async () => ({ used: await api.quota.uploads(Date.now()), allowed: settings.dailyUploads, windowHours: 24 }),
     },
     publisher: youtubePublisher(api, ctx.media),
     editor: youtubePostEditor(api),
