@@ -70,7 +70,7 @@ for (const dialect of DIALECTS) {
     test('text: links, mentions and tags as facets at UTF-8 byte offsets (after emoji and accents); langs and the content warning; the url', async () => {
       const text = 'Café ☕ 👩‍🍳 — new loaves at https://example.com/bread?x=1. Thanks @friend.bsky.social and @nobody.example.com! #sourdough #42 ok';
       const { target, record } = await publish(text, { langs: ['en', 'fr'], contentWarning: 'graphic-media' });
-      const friend = t.sandbox.people.blueskyAccounts.values().find((a) => a.handle === 'friend.bsky.social');
+      const friend = [...t.sandbox.people.blueskyAccounts.values()].find((a) => a.handle === 'friend.bsky.social');
       assert.ok(friend);
       assert.equal(record.value.text, text);
       assert.deepEqual(record.value.facets, [
