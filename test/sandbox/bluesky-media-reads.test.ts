@@ -236,6 +236,25 @@ describe('bluesky media, reads and notifications', () => {
     assert.ok(!((await list()).body.notifications as Array<Record<string, unknown>>).some((n) => n.reason === 'reply'));
   });
 
+  test("bsky.app: a post's page by handle or DID (escaped, view-only), 404 for another handle; the app-passwords page", async () => {
+    const post = await create({ text: 'Crusty <b>loaf</b>', labels: { $type: 'com.atproto.label.defs#selfLabels', values: [{ val: 'nudity' }] } });
+    const rkey = post.uri.split('/').at(-1) ?? '';
+    for (const actor of [HANDLE, session.did]) {
+      const res = await fetch(`${sb.url}/bsky.app/profile/${actor}/post/${rkey}`);
+      const html = await res.text();
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.ok(html.includes('Crusty &#60;b&#62;loaf&#60;/b&#62;'), html);
+      assert.ok(html.includes(`@${HANDLE}`));
+      assert.ok(html.includes('Labels: nudity'));
+    }
+    assert.equal((await fetch(`${sb.url}/bsky.app/profile/reader.bsky.social/post/${rkey}`)).status, 404);
+    const passwords = await fetch(`${sb.url}/bsky.app/settings/app-passwords`);
+    assert.equal(passwords.status, 200);
+    assert.ok((await passwords.text()).includes('sand-box0-app0-pass'));
+  });
+
   test('control routes refuse what they cannot do, with the field named', async () => {
     const cases: Array<[string, unknown, RegExp]> = [
       ['bluesky/replies', { text: 'x' }, /postId: required/],

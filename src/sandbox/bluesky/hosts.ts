@@ -1,9 +1,11 @@
-// bsky.social (the entryway and the PDS of every sandbox account, which also answers the app.bsky.*
+// bsky.app (the web app: a post's page, the app-passwords settings page), bsky.social (the entryway and the PDS of every sandbox account, which also answers the app.bsky.*
 // reads it proxies to the AppView), plc.directory (DID documents) and video.bsky.app.
 import { Host } from '../core/router.ts';
+import { registerAppPasswordsPage } from './app-passwords-page.ts';
 import { uploadBlob } from './blobs.ts';
 import { plcHostErrors, xrpcHostErrors } from './errors.ts';
 import { plcDocument, resolveHandle } from './identity.ts';
+import { registerBlueskyPostPages } from './post-page.ts';
 import { getAuthorFeed, getPosts, getPostThread, getProfile, listNotifications, updateSeen } from './reads.ts';
 import { createRecord, deleteRecord, getRecord, listRecords, putRecord } from './records.ts';
 import { createSession, deleteSession, getServiceAuth, getSession, refreshSession } from './sessions.ts';
@@ -34,5 +36,8 @@ export function blueskyHosts(): Host[] {
     .get('/xrpc/app.bsky.video.getUploadLimits', getUploadLimits)
     .post('/xrpc/app.bsky.video.uploadVideo', uploadVideo)
     .get('/xrpc/app.bsky.video.getJobStatus', getJobStatus);
-  return [pds, plc, video];
+  const web = new Host('bsky.app', xrpcHostErrors);
+  registerBlueskyPostPages(web);
+  registerAppPasswordsPage(web);
+  return [web, pds, plc, video];
 }
