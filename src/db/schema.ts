@@ -260,6 +260,15 @@ export interface SharedCountersTable {
   expires_at: number;
 }
 
+/** An account whose mentions are polled (a definition's pollMentions): when next, and since when a mention is new (migration 0031). */
+export interface MentionPollsTable {
+  account_id: string;
+  /** When the account is due again, or how long a run holds it. */
+  poll_at: number;
+  /** Mentions made before this (the account's first connection) are not announced. */
+  since: number;
+}
+
 export interface PendingConnectionsTable {
   id: string;
   organization_id: string;
@@ -532,6 +541,7 @@ export interface Database {
   inbox_events: InboxEventsTable;
   connect_states: ConnectStatesTable;
   shared_counters: SharedCountersTable;
+  mention_polls: MentionPollsTable;
   pending_connections: PendingConnectionsTable;
   account_health: AccountHealthTable;
   platform_webhook_events: PlatformWebhookEventsTable;

@@ -81,6 +81,11 @@ export interface PlatformDefinition<P extends Platform = Platform, S = unknown> 
    */
   pollComments?: true;
   /**
+   * The platform sends no mention webhooks: the inbox polls the mentions of each of its active
+   * accounts through the adapter's mentionReader, and each new one emits mention.received.
+   */
+  pollMentions?: true;
+  /**
    * Its comments are one tree read whole (reddit): GET /posts/{id}/comments lists them, and
    * GET /inbox/comments, which pages through a post's comments, does not.
    */

@@ -26,6 +26,7 @@ import * as connectPkce from './0026-connect-pkce.ts';
 import * as commentPollsByPlatform from './0027-comment-polls-by-platform.ts';
 import * as connectPageTries from './0028-connect-page-tries.ts';
 import * as sharedCounters from './0030-shared-counters.ts';
+import * as mentionPolls from './0031-mention-polls.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0027-comment-polls-by-platform': commentPollsByPlatform,
   '0028-connect-page-tries': connectPageTries,
   '0030-shared-counters': sharedCounters,
+  '0031-mention-polls': mentionPolls,
 };

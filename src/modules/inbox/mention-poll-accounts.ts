@@ -1,0 +1,50 @@
+// The statements of the mention poll (mention-poll-job.ts) on mention_polls (migration 0031):
+// the active accounts of the polled platforms (POLLED_MENTION_PLATFORMS) never polled, or due.
+// Claiming an account moves its poll time past the run's time limit, so another run (another
+// worker) skips it, and a run that dies leaves it due again once that time passes. The claim is
+// one conditional upsert per account: of two runs claiming the same account, only the one whose
+// write found it still due gets a row back.
+import { sql, type Kysely } from 'kysely';
+import type { AccountRow, Database } from '../../db/schema.ts';
+import type { PlatformDefinition } from '../../platforms/definition.ts';
+import { DEFINITIONS } from '../../platforms/registry.ts';
+
+/** The platforms whose mentions are polled (no mention webhooks), in registry order. */
+export const POLLED_MENTION_PLATFORMS: readonly string[] = DEFINITIONS.filter((d: PlatformDefinition) => d.pollMentions).map((d) => d.name);
+const POLLED = POLLED_MENTION_PLATFORMS.map((name) => sql.lit(name));
+
+export interface ClaimedAccount {
+  account: AccountRow;
+  /** Mentions made before this are not announced. */
+  since: number;
+}
+
+/** Claims up to `limit` due accounts until `claimUntil`. */
+export async function claimDueAccounts(db: Kysely<Database>, now: number, limit: number, claimUntil: number): Promise<ClaimedAccount[]> {
+  if (!POLLED.length) return [];
+  const due = await db
+    .selectFrom('accounts')
+    .leftJoin('mention_polls', 'mention_polls.account_id', 'accounts.id')
+    .selectAll('accounts')
+    .where('accounts.platform', 'in', POLLED)
+    .where('accounts.status', '=', 'active')
+    .where((eb) => eb.or([eb('mention_polls.poll_at', 'is', null), eb('mention_polls.poll_at', '<=', now)]))
+    .orderBy(sql`coalesce(${sql.ref('mention_polls.poll_at')}, 0)`)
+    .limit(limit)
+    .execute();
+  const claimed: ClaimedAccount[] = [];
+  for (const account of due) {
+    const row = await db
+      .insertInto('mention_polls')
+      .values({ account_id: account.id, poll_at: claimUntil, since: account.connected_at })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ poll_at: claimUntil }).where('mention_polls.poll_at', '<=', now))
+      .returning('since')
+      .executeTakeFirst();
+    if (row) claimed.push({ account, since: Number(row.since) });
+  }
+  return claimed;
+}
+
+export async function setNextMentionPoll(db: Kysely<Database>, accountId: string, at: number): Promise<void> {
+  await db.updateTable('mention_polls').set({ poll_at: at }).where('account_id', '=', accountId).execute();
+}

@@ -1,0 +1,92 @@
+// `inbox.mention_poll`: platforms that send no mention webhooks (a definition's `pollMentions`:
+// Bluesky, whose mentions and quotes are notifications) have each active account's newest
+// mentions read on every tick (COMMENT_POLL_MS, as the comment poll), and each mention made since
+// the account was first connected is recorded through recordInboundComment: its unique inbox row
+// makes it emit mention.received once, whatever the number of polls, restarts or workers. A
+// failure stays with its account: `auth` marks it needs_reconnect (then it is not polled until
+// reconnected), `rate_limited` waits as long as the platform asked; other accounts go on. Every
+// run queues the next tick, and one that filled its batch queues a run at once.
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Store } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AppDeps } from '../../deps.ts';
+import { defineJob, jobKind, type JobContext } from '../../jobs/catalog.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { CLOCK_SKEW_MS } from '../../platforms/create-once.ts';
+import { PlatformError } from '../../platforms/errors.ts';
+import type { PlatformMention } from '../../platforms/types.ts';
+import { credentialsOf } from '../accounts/credentials.ts';
+import { markNeedsReconnect } from '../accounts/disconnect.ts';
+import { tickAfter } from './comment-poll-schedule.ts';
+import { claimDueAccounts, setNextMentionPoll, type ClaimedAccount } from './mention-poll-accounts.ts';
+import { recordInboundComment } from './record.ts';
+
+type PollDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms' | 'config'>;
+
+export const mentionPoll = jobKind('inbox.mention_poll', Type.Object({}), { maxAttempts: 3 });
+
+/** Accounts per run, and the newest mentions read per account per poll. */
+export const MENTION_POLL_BATCH = 50;
+const MENTIONS_READ = 100;
+const RUN_TIMEOUT_MS = 5 * 60_000;
+const CLAIM_MS = 2 * RUN_TIMEOUT_MS;
+
+/** Queues a run at `runAt` (default: the next tick), one per tick however many workers ask. */
+export function queueMentionPoll(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, intervalMs: number, runAt = tickAfter(now, intervalMs)): Promise<string | null> {
+  return enqueue(db, store, now, mentionPoll, {}, { runAt, dedupeKey: `${mentionPoll.kind}:${runAt}` });
+}
+
+export function mentionPollJob(deps: PollDeps) {
+  return defineJob(mentionPoll, {
+    timeoutMs: RUN_TIMEOUT_MS,
+    async run(_payload, context) {
+      let claimed = 0;
+      try {
+        claimed = await pollDueAccounts(deps, context);
+      } finally {
+        const now = deps.clock.now();
+        await queueMentionPoll(deps.store.db, deps.store, now, deps.config.commentPollMs);
+        if (claimed === MENTION_POLL_BATCH && !context.signal.aborted) await queueMentionPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, now);
+      }
+    },
+  });
+}
+
+/** One batch; answers how many accounts it claimed. */
+export async function pollDueAccounts(deps: PollDeps, context: Pick<JobContext, 'signal' | 'log'>): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await claimDueAccounts(deps.store.db, now, MENTION_POLL_BATCH, now + CLAIM_MS);
+  for (const item of claimed) {
+    if (context.signal.aborted) break;
+    await pollAccount(deps, context, item);
+  }
+  return claimed.length;
+}
+
+async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, { account, since }: ClaimedAccount): Promise<void> {
+  const { db } = deps.store;
+  const now = deps.clock.now();
+  const next = tickAfter(now, deps.config.commentPollMs);
+  const reader = deps.platforms.of(account.platform)?.mentionReader;
+  if (!reader) return setNextMentionPoll(db, account.id, next);
+  let mentions: PlatformMention[];
+  try {
+    mentions = await reader.mentions(credentialsOf(account, deps.sealer), MENTIONS_READ);
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    context.log.warn({ accountId: account.id, kind: error.kind, status: error.details.status, error: error.message }, 'mention poll failed');
+    if (error.kind === 'auth') await markNeedsReconnect(deps, account.id, 'token_invalid', error.message);
+    const wait = error.kind === 'rate_limited' ? (error.details.retryAfterMs ?? 0) : 0;
+    return setNextMentionPoll(db, account.id, Math.max(next, now + wait));
+  }
+  // Made since the account was first connected (a clock skew's margin); one without a time cannot be placed, so it is not announced.
+  const fresh = mentions.filter((m) => m.createdAt !== null && m.createdAt >= since - CLOCK_SKEW_MS);
+  await db.transaction().execute(async (trx) => {
+    for (const m of fresh) {
+      const item = { kind: 'mention' as const, dedupeKey: m.mediaId, platformPostId: m.mediaId, comment: { id: m.mediaId, text: m.caption ?? '', username: m.username, parentId: null } };
+      await recordInboundComment({ db: trx, store: deps.store, now }, account, item, now);
+    }
+    await setNextMentionPoll(trx, account.id, next);
+  });
+}
