@@ -59,6 +59,8 @@ export const blueskyPlatform: PlatformDefinition<'bluesky', BlueskySettings> = {
   adapter: blueskyAdapter,
   // No webhooks: replies are polled.
   pollComments: true,
+  // Mentions and quotes are notifications, polled too.
+  pollMentions: true,
   publishing: { data: BlueskyData, options: BlueskyOptions, validate: validateBluesky, media: blueskyMedia },
   // Weekdays 13–16 UTC (DESIGN "Analytics", best-time defaults).
   bestTime: [
