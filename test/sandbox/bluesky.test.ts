@@ -79,11 +79,16 @@ describe('bluesky sessions and records', () => {
     assert.equal((await pds.post('com.atproto.server.createSession', { identifier: 'SANDBOX@sandbox.invalid', password: APP_PASSWORD })).status, 200);
   });
 
-  test('createSession refusals: the main password of an email-2FA account, a wrong password, an unknown account', async () => {
+  test('createSession refusals: the main password of an email-2FA account, a wrong password, an unknown account; a main password without 2FA is com.atproto.access', async () => {
     refused(await pds.post('com.atproto.server.createSession', { identifier: HANDLE, password: 'sandbox-main-password' }), 'AuthFactorTokenRequired', /sign in code/, 401);
     refused(await pds.post('com.atproto.server.createSession', { identifier: HANDLE, password: 'wrong-pass-word-0000' }), 'AuthenticationRequired', 'Invalid identifier or password', 401);
     refused(await pds.post('com.atproto.server.createSession', { identifier: 'nobody.bsky.social', password: APP_PASSWORD }), 'AuthenticationRequired', 'Invalid identifier or password', 401);
     refused(await pds.post('com.atproto.server.createSession', { identifier: HANDLE }), 'InvalidRequest', /password/);
+    // Without email 2FA the main password signs in, with the scope that tells it from an app password.
+    const main = await pds.post('com.atproto.server.createSession', { identifier: 'friend.bsky.social', password: 'friend-main-password' });
+    assert.equal(main.status, 200);
+    assert.equal(payloadOf(str(main.body, 'accessJwt')).scope, 'com.atproto.access');
+    assert.equal((await pds.get('com.atproto.server.getSession', {}, str(main.body, 'accessJwt'))).status, 200);
   });
 
   test('createSession: 30 in 5 minutes per account, then 429 RateLimitExceeded with the ratelimit-* headers', async () => {

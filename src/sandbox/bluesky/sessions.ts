@@ -1,5 +1,7 @@
 // Sessions with an app password (bluesky.md §2): createSession by handle, DID or email; JWT-shaped
-// tokens (HS256 over the sandbox's seed, as the PDS signs its own with its secret): access 2 hours,
+// tokens (HS256 over the sandbox's seed, as the PDS signs its own with its secret), scope
+// com.atproto.appPass (com.atproto.access for the main password of an account without email
+// 2FA, which the PDS accepts): access 2 hours,
 // refresh 90 days, both settings. A refresh hands out a new pair and shortens the old refresh
 // token to a grace period (2 hours in the PDS's account manager, `bluesky.refreshGraceSeconds`),
 // during which presenting it again hands out the same successor; past it, or after deleteSession
@@ -19,6 +21,8 @@ export const PDS_HOST = 'bsky.social';
 export const PDS_DID = `did:web:${PDS_HOST}`;
 export const VIDEO_DID = 'did:web:video.bsky.app';
 const APP_PASS_SCOPE = 'com.atproto.appPass';
+/** The scope of a session made with the account's main password. */
+const ACCESS_SCOPE = 'com.atproto.access';
 const REFRESH_SCOPE = 'com.atproto.refresh';
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -71,7 +75,7 @@ function issuePair(ctx: RouteContext, account: BlueskyAccount, appPassword: stri
   state.bluesky.refreshGrants.set(grant.jti, grant);
   const access: AccessGrant = { jti: state.ids.opaque('bluesky-access', 43), did: account.did, refreshJti: grant.jti, expiresAt: now + tokens.blueskyAccess * 1000 };
   state.bluesky.accessGrants.set(access.jti, access);
-  const accessJwt = signJwt(state, { typ: 'at+jwt', alg: 'HS256' }, { scope: APP_PASS_SCOPE, sub: account.did, aud: PDS_DID, jti: access.jti, iat: seconds(now), exp: seconds(access.expiresAt) });
+  const accessJwt = signJwt(state, { typ: 'at+jwt', alg: 'HS256' }, { scope: appPassword ? APP_PASS_SCOPE : ACCESS_SCOPE, sub: account.did, aud: PDS_DID, jti: access.jti, iat: seconds(now), exp: seconds(access.expiresAt) });
   const refreshJwt = signJwt(state, { typ: 'refresh+jwt', alg: 'HS256' }, { scope: REFRESH_SCOPE, sub: account.did, aud: PDS_DID, jti: grant.jti, iat: seconds(now), exp: seconds(grant.expiresAt) });
   return { accessJwt, refreshJwt, grant };
 }
@@ -120,7 +124,7 @@ function verify(ctx: RouteContext, kind: 'access' | 'refresh'): { account: Blues
   const payload = readJwt(ctx.state, value);
   if (!payload) throw invalidRequest('Token could not be verified', 'InvalidToken');
   const scope = payload.scope;
-  if (kind === 'access' ? scope !== APP_PASS_SCOPE : scope !== REFRESH_SCOPE) throw invalidRequest('Bad token scope', 'InvalidToken');
+  if (kind === 'access' ? scope !== APP_PASS_SCOPE && scope !== ACCESS_SCOPE : scope !== REFRESH_SCOPE) throw invalidRequest('Bad token scope', 'InvalidToken');
   const exp = typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
   if (exp <= ctx.state.clock.now()) throw invalidRequest('Token has expired', 'ExpiredToken');
   const account = ctx.state.people.blueskyAccounts.get(String(payload.sub));
