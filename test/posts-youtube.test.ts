@@ -195,6 +195,8 @@ for (const dialect of DIALECTS) {
       assert.equal(t.sandbox.youtube.videos.get(target?.platformPostId ?? '')?.hasCustomThumbnail, false);
       const row = await t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).executeTakeFirstOrThrow();
       assert.match(row.progress, /"thumbnail":"refused: /);
+      assert.deepEqual(target?.warnings.map((w: { key: string }) => w.key), ['thumbnailUrl'], 'the refusal is one of the target\'s warnings');
+      assert.match(String(target?.warnings[0]?.message), /verified channel/);
     });
 
     test('quotaExceeded waits for midnight Pacific; the day of the project is spent, so the service answers 429 before calling, for any channel', async () => {

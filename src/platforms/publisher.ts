@@ -17,3 +17,25 @@ export function progressNumber(progress: PublishProgress, key: string): number {
   const value = progress[key];
   return typeof value === 'number' ? value : 0;
 }
+
+export interface PublishWarning {
+  /** The platformSpecificData key the warning is about. */
+  key: string;
+  message: string;
+}
+
+/**
+ * Notes, in the target's progress, something that went otherwise than asked while the post still
+ * went out (YouTube refused the thumbnail): the API lists it among the target's warnings. Once per key.
+ */
+export function addPublishWarning(progress: PublishProgress, warning: PublishWarning): void {
+  const notes = publishWarnings(progress).filter((w) => w.key !== warning.key);
+  progress.warnings = [...notes, warning];
+}
+
+/** The warnings a publisher noted in a target's progress. */
+export function publishWarnings(progress: PublishProgress): PublishWarning[] {
+  const notes = progress.warnings;
+  if (!Array.isArray(notes)) return [];
+  return notes.filter((w): w is PublishWarning => typeof w === 'object' && w !== null && typeof (w as PublishWarning).key === 'string' && typeof (w as PublishWarning).message === 'string');
+}

@@ -2,6 +2,8 @@
 import { Type, type Static } from 'typebox';
 import type { PostRow, PostTargetRow } from '../../db/schema.ts';
 import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { publishWarnings } from '../../platforms/publisher.ts';
+import type { PublishProgress } from '../../platforms/publishing-types.ts';
 import { POST_DEFINITIONS } from '../../platforms/registry.ts';
 import type { PostPlatform } from '../../platforms/target-options.ts';
 import { PLATFORMS } from '../accounts/schemas.ts';
@@ -30,7 +32,7 @@ export const PostTarget = Type.Object(
     url: Nullable(Type.String({ description: 'Link to the live post.' })),
     error: Nullable(Type.String({ description: 'Failure text, as the platform gave it.' })),
     attempts: Type.Integer({ description: 'Delivery attempts made.' }),
-    warnings: Type.Array(Type.Object({ key: Type.String(), message: Type.String() }), { description: 'platformSpecificData keys that were skipped, and why.' }),
+    warnings: Type.Array(Type.Object({ key: Type.String(), message: Type.String() }), { description: 'platformSpecificData keys that were skipped, and why; and, once published, what the platform did otherwise than asked (a thumbnail YouTube refused).' }),
   },
   { $id: 'PostTarget', title: 'PostTarget' },
 );
@@ -95,7 +97,9 @@ export function presentTarget(row: PostTargetRow): PostTarget {
     url: row.url,
     error: row.error,
     attempts: row.attempts,
-    warnings: JSON.parse(row.warnings) as PostTarget['warnings'],
+    // What validation skipped, then what the platform did otherwise while publishing (the text
+    // test spares list pages a parse of every target's progress).
+    warnings: [...(JSON.parse(row.warnings) as PostTarget['warnings']), ...(row.progress.includes('"warnings"') ? publishWarnings(JSON.parse(row.progress) as PublishProgress) : [])],
   };
 }
 

@@ -14,6 +14,7 @@ import { PlatformError } from '../errors.ts';
 import { list, obj, str, text, type Json } from '../json.ts';
 import type { MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
+import { addPublishWarning } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { DATA_API, UPLOAD_API, youtubeBody, type YouTubeApi } from './api.ts';
 import { YOUTUBE_DEFAULT_CATEGORY, type YouTubeOptions } from './options.ts';
@@ -167,6 +168,7 @@ export function youtubePublisher(api: YouTubeApi, media: MediaFetcher | undefine
           // Custom thumbnails need a verified channel: the video stays published, the refusal is noted.
           if (!(error instanceof PlatformError) || (error.kind !== 'permission' && error.kind !== 'invalid')) throw error;
           current.thumbnail = `refused: ${error.message}`;
+          addPublishWarning(current, { key: 'thumbnailUrl', message: `YouTube did not set the thumbnail (custom thumbnails need a verified channel): ${error.message}` });
         }
         await store();
       }
