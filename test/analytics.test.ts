@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) {
       assert.equal(callsSince(seq).length, 2);
       const row = await t.runtime.deps.store.db.selectFrom('analytics_snapshots').selectAll().where('target_id', '=', target?.targetId ?? '').execute();
       assert.deepEqual(row.map((r) => [r.stage, r.latest, (JSON.parse(r.metrics) as Record<string, number>).comments]), [['refresh', 1, 1]], 'refresh replaced the stored read');
-      assert.deepEqual(code(await api(`/analytics/posts/${post.id}?metrics=likes,clout`)), [400, 'metrics: item 2 is not one of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos)']);
+      assert.deepEqual(code(await api(`/analytics/posts/${post.id}?metrics=likes,clout`)), [400, 'metrics: item 2 is not one of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos, watchTimeMinutes, subscribersGained)']);
     });
 
     test('instagram: account insights, demographics, followers online; under 100 followers demographics are not_supported', async () => {

@@ -119,15 +119,15 @@ for (const dialect of DIALECTS) {
       assert.equal((await received()).length, 1, 'read again, emitted once');
     });
 
-    test('analytics: views, likes and comments from the video statistics; shares, video views and follows from the Analytics report; followers and videos of the channel', async () => {
+    test('analytics: views, likes and comments from the video statistics; shares, video views, follows (subscribersGained) and watch time from the Analytics report; followers and videos of the channel', async () => {
       const acc = await addYouTubeAccount(t, org);
       const { post, videoId } = await publish(acc);
-      await fetch(`${t.url}/sandbox/_sandbox/youtube/statistics`, { method: 'POST', headers: json, body: JSON.stringify({ postId: videoId, viewCount: 420, likeCount: 37, shares: 6, subscribersGained: 3 }) });
+      await fetch(`${t.url}/sandbox/_sandbox/youtube/statistics`, { method: 'POST', headers: json, body: JSON.stringify({ postId: videoId, viewCount: 420, likeCount: 37, shares: 6, subscribersGained: 3, estimatedMinutesWatched: 95 }) });
       await fetch(`${t.url}/sandbox/_sandbox/youtube/comments`, { method: 'POST', headers: json, body: JSON.stringify({ postId: videoId, text: 'Lovely', from: 'Fan' }) });
       const read = await t.request(`/api/v1/analytics/posts/${post.id}?refresh=1`, { key });
       assert.equal(read.status, 200, await read.clone().text());
       const [target] = ((await read.json()) as { targets: Array<{ metrics: Record<string, number>; errors: unknown[] }> }).targets;
-      assert.deepEqual(target?.metrics, { views: 420, likes: 37, comments: 1, shares: 6, videoViews: 420, follows: 3 });
+      assert.deepEqual(target?.metrics, { views: 420, likes: 37, comments: 1, shares: 6, videoViews: 420, follows: 3, subscribersGained: 3, watchTimeMinutes: 95 });
       assert.deepEqual(target?.errors, []);
       const report = t.sandbox.journal.list({ host: 'youtubeanalytics.googleapis.com', path: '/v2/reports' }).at(-1);
       assert.equal(report?.query.filters, `video==${videoId}`);

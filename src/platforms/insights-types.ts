@@ -14,6 +14,7 @@ export const METRICS = [
   'views', 'reach', 'likes', 'comments', 'shares', 'saves', 'replies', 'reposts', 'quotes', 'clicks',
   'interactions', 'profileVisits', 'follows', 'videoViews', 'score', 'upvoteRatio',
   'followers', 'newFollowers', 'unfollows', 'profileViews', 'websiteClicks', 'accountsEngaged', 'videos',
+  'watchTimeMinutes', 'subscribersGained',
 ] as const;
 export type MetricName = (typeof METRICS)[number];
 

@@ -1,14 +1,21 @@
 // YouTube analytics (DESIGN "More platforms", Analytics; youtube.md §7): a video's live counters
 // from videos.list part=statistics (viewCount → views, likeCount → likes, commentCount →
 // comments), and from the Analytics API report of the video since its upload: shares, views →
-// videoViews, subscribersGained → follows. The channel's subscriberCount → followers and videoCount → videos.
+// videoViews, subscribersGained → follows (and by YouTube's own name), estimatedMinutesWatched →
+// watchTimeMinutes. The channel's subscriberCount → followers and videoCount → videos.
 // Analytics data lags one to two days.
 import type { AccountInsightsReader, MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
 import { list, obj, text } from '../json.ts';
 import { ANALYTICS_API, DATA_API, type YouTubeApi } from './api.ts';
 
 const STATISTICS: Partial<Record<MetricName, string>> = { views: 'viewCount', likes: 'likeCount', comments: 'commentCount' };
-const REPORT: Partial<Record<MetricName, string>> = { shares: 'shares', videoViews: 'views', follows: 'subscribersGained' };
+const REPORT: Partial<Record<MetricName, string>> = {
+  shares: 'shares',
+  videoViews: 'views',
+  follows: 'subscribersGained',
+  subscribersGained: 'subscribersGained',
+  watchTimeMinutes: 'estimatedMinutesWatched',
+};
 
 const count = (value: unknown): number | null => {
   const n = Number(text(value) || Number.NaN);
