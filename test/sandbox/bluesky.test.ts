@@ -211,6 +211,7 @@ describe('bluesky sessions and records', () => {
     const parent = await create({ text: 'parent' });
     const ref = { uri: parent.body.uri, cid: parent.body.cid };
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['no $type', { $type: undefined, text: 'x' }, /Record\/\$type must be a string/],
       ['no createdAt', { createdAt: undefined, text: 'x' }, /Record must have the property "createdAt"/],
       ['bad createdAt', { createdAt: 'yesterday', text: 'x' }, /Record\/createdAt must be an valid atproto datetime/],
       ['no text', { text: undefined }, /Record must have the property "text"/],
@@ -272,7 +273,9 @@ describe('bluesky sessions and records', () => {
     refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: foreign, alt: '' }] } }), 'BlobNotFound', `Could not find blob: ${String(at(foreign, 'ref.$link'))}`);
     refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: { ...image, size: 5 }, alt: '' }] } }), 'InvalidSize', /Referenced Size does not match stored blob/);
     const big = await upload(largePng(1_000_001), 'image/png');
-    refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: big, alt: '' }] } }), 'BlobTooLarge', /too large/);
+    refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: big, alt: '' }] } }), 'BlobTooLarge', /^This file is too large\. It is 976\.56KB but the maximum size is 976\.56KB\.$/);
+    const huge = await upload(largePng(1_500_000), 'image/png');
+    refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: huge, alt: '' }] } }), 'BlobTooLarge', 'This file is too large. It is 1.43MB but the maximum size is 976.56KB.');
     const video = await upload(mp4(), 'video/mp4');
     refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.images', images: [{ image: video, alt: '' }] } }), 'InvalidMimeType', /image\/\*/);
     refused(await create({ text: 'x', embed: { $type: 'app.bsky.embed.external', external: { uri: 'https://example.com', title: 't', description: 'd', thumb: big } } }), 'BlobTooLarge', /too large/);

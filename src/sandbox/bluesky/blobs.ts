@@ -1,7 +1,7 @@
 // com.atproto.repo.uploadBlob (bluesky.md §5): the raw bytes with their Content-Type → a blob ref,
 // content-addressed (the same bytes give the same ref: the CID is the bytes' sha-256). The type is
 // the bytes' own when the sandbox recognises them (the PDS sniffs too), else the declared one.
-// Over the PDS's cap (`bluesky.maxBlobBytes`, 50 MB) → 413 PayloadTooLarge. Blobs are kept as
+// Over the PDS's cap (`bluesky.maxBlobBytes`, 50 MiB) → 413 PayloadTooLarge. Blobs are kept as
 // metadata only, with the repositories that uploaded them (a record may use a blob only in those).
 import { isRawBody } from '../core/body.ts';
 import type { RouteContext } from '../core/router.ts';

@@ -41,7 +41,7 @@ declare module '../core/settings.ts' {
       /** Record-write points per DID (create 3, update 2, delete 1). */
       writePointsPerHour: number;
       writePointsPerDay: number;
-      /** uploadBlob's cap. */
+      /** uploadBlob's cap: 50 MiB, Bluesky's own PDS (the self-hosted distribution matched it: PDS_BLOB_UPLOAD_LIMIT=52428800). */
       maxBlobBytes: number;
       /** uploadVideo's cap. */
       maxVideoBytes: number;
@@ -66,7 +66,7 @@ export const blueskyModule: SandboxModule<'bluesky', BlueskyStore> = {
       sessionsPerDay: 300,
       writePointsPerHour: 5000,
       writePointsPerDay: 35_000,
-      maxBlobBytes: 50_000_000,
+      maxBlobBytes: 52_428_800,
       maxVideoBytes: 100_000_000,
       dailyVideos: 25,
       dailyVideoBytes: 10_000_000_000,

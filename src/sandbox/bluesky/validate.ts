@@ -20,6 +20,12 @@ export const SELF_LABELS = ['sexual', 'nudity', 'porn', 'graphic-media'] as cons
 const IMAGE_MAX_BYTES = 1_000_000;
 const VIDEO_MAX_BYTES = 100_000_000;
 
+/** Sizes as the PDS words them in BlobTooLarge (1,000,000 bytes is "976.56KB"). */
+function prettySize(bytes: number): string {
+  const kb = bytes / 1024;
+  return kb < 1024 ? `${kb.toFixed(2)}KB` : `${(kb / 1024).toFixed(2)}MB`;
+}
+
 class Checker {
   readonly #state: SandboxState;
   readonly #collection: string;
@@ -104,7 +110,7 @@ class Checker {
     if (ref.mimeType !== stored.mimeType) throw invalidRequest(`Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${ref.mimeType}`, 'InvalidMimeType');
     if (ref.size !== stored.size) throw invalidRequest(`Referenced Size does not match stored blob. Expected: ${stored.size}, Got: ${ref.size}`, 'InvalidSize');
     if (!accept(stored.mimeType)) throw invalidRequest(`Wrong type of file. It is ${stored.mimeType} but it must match ${acceptText}.`, 'InvalidMimeType');
-    if (stored.size > maxSize) throw invalidRequest(`This file is too large. It is ${stored.size} bytes but the maximum size is ${maxSize} bytes.`, 'BlobTooLarge');
+    if (stored.size > maxSize) throw invalidRequest(`This file is too large. It is ${prettySize(stored.size)} but the maximum size is ${prettySize(maxSize)}.`, 'BlobTooLarge');
   }
 
   /** The repository's post of this rkey must exist (a gate has its post's key). */
@@ -296,7 +302,9 @@ export const KNOWN_COLLECTIONS = ['app.bsky.feed.post', 'app.bsky.feed.like', 'a
 /** Validates a record of a known collection; false when the collection is not one (validationStatus unknown). */
 export function validateRecord(state: SandboxState, did: string, collection: string, rkey: string, value: unknown): boolean {
   if (!isObject(value)) throw invalidRequest('Input/record must be an object');
-  if (value.$type !== collection) throw invalidRequest(`Invalid $type: expected ${collection}, got ${String(value.$type)}`);
+  // The lexicon validator's words: a $type is required, and must be the collection's.
+  if (typeof value.$type !== 'string') throw invalidRecord(collection, 'Record/$type must be a string');
+  if (value.$type !== collection) throw invalidRequest(`Invalid $type: expected ${collection}, got ${value.$type}`);
   const c = new Checker(state, collection, did);
   switch (collection) {
     case 'app.bsky.feed.post':
