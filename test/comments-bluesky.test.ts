@@ -183,6 +183,22 @@ for (const dialect of DIALECTS) {
       assert.equal((await made()).length, 1);
     });
 
+    test('a reply whose answer was lost is found by its key in the same call: one record, answered 200', async () => {
+      const theirs = await personReplies(t, mine.uri, 'Any croissants?');
+      const text = 'Tomorrow morning';
+      // createRecord lands just after the service stopped waiting; the look-up by its key comes after that.
+      t.sandbox.faults.add({ host: 'bsky.social', path: '/xrpc/com.atproto.repo.createRecord', method: 'POST', kind: 'delay', delayMs: TIMEOUT_MS + 200, times: 1 });
+      t.sandbox.faults.add({ host: 'bsky.social', path: '/xrpc/com.atproto.repo.getRecord', method: 'GET', kind: 'delay', delayMs: 1000, times: 1 });
+      const seq = mark();
+      const res = await api('POST', `/comments/${path(theirs)}/reply`, { platformPostId: mine.uri, text }, 'bsky-reply-2');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const made = (await ownPosts()).filter((r) => r.value.text === text);
+      assert.deepEqual(made.map((r) => r.uri), [res.body.id]);
+      assert.deepEqual(writesSince(seq), ['createRecord']);
+      const rkey = res.body.id?.split('/').pop();
+      assert.ok(t.sandbox.journal.list({ host: 'bsky.social', after: seq, path: '/xrpc/com.atproto.repo.getRecord' }).some((e) => e.query.rkey === rkey), 'looked up under the key it chose');
+    });
+
     test('another organization’s post and account are unknown (404)', async () => {
       const other = await t.tenant();
       const theirs = await publishedBluesky(t, other.key, 'Another bakery');
