@@ -1,7 +1,8 @@
 // Delivery per platform (issues 31 and 32): for each platform, an account connected through the
-// real connect flow (GET /connect/{platform}, the sandbox's consent page, the callback, and the
-// first option of a pending choice), then POSTS single-target posts falling due together (with a
-// small image or video from a loopback file server where the platform needs media). Each
+// real connect flow (GET /connect/{platform}, the sandbox's consent page or the service's own
+// sign-in page, the callback, and the first option of a pending choice), then POSTS
+// single-target posts falling due together (with a small image or video from a loopback file
+// server where the platform needs media). Each
 // platform's targets per second and the server's CPU per target are set beside the others' in
 // the same run: a newer platform's figures are within 20% of the mean of the platforms that came
 // before it. YouTube's upload is measured apart, in bytes per second through the resumable upload.
@@ -25,6 +26,8 @@ export interface PlatformBench {
   options(context: BenchContext, accountId: string): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Lifts the sandbox's per-account limits for the run. */
   lift?(state: SandboxState): void;
+  /** A platform that signs in on the service's own page: what the person types there (the sandbox's seeded account). */
+  signIn?: Record<string, string>;
 }
 
 /** The server's settings that lift the service's own counting for the run. */
@@ -53,10 +56,17 @@ export const PLATFORM_BENCHES: readonly PlatformBench[] = [
     },
     lift: (state) => state.updateSettings({ pinterest: { writesPerMinute: 1e9, readsPerMinute: 1e9 } }),
   },
+  {
+    platform: 'bluesky',
+    options: () => ({}),
+    signIn: { identifier: 'sandbox.bsky.social', password: 'sand-box0-app0-pass' },
+    // 5,000 record-write points an hour and 3,000 requests in 5 minutes would stop a run of hundreds of posts.
+    lift: (state) => state.updateSettings({ bluesky: { writePointsPerHour: 1e9, writePointsPerDay: 1e9, requestsPer5Min: 1e9 } }),
+  },
 ];
 
 /** Judged against the mean of the others (the platforms added by issues 31 and 32). */
-export const NEWER = new Set(['x', 'linkedin', 'youtube', 'pinterest']);
+export const NEWER = new Set(['x', 'linkedin', 'youtube', 'pinterest', 'bluesky']);
 export const WITHIN = 0.2;
 
 export interface PlatformDelivery {
@@ -74,13 +84,12 @@ const apiOf = (stage: Stage) => (path: string, init: RequestInit = {}) =>
   fetch(`${stage.server.baseUrl}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${stage.key}`, 'content-type': 'application/json', ...init.headers } });
 
 /** An account of `platform` connected as a person would: consent, callback, and the first option if a choice is pending. */
-export async function connectAccount(stage: Stage, platform: string): Promise<string> {
+export async function connectAccount(stage: Stage, platform: string, signIn?: Record<string, string>): Promise<string> {
   const api = apiOf(stage);
   const start = await api(`/connect/${platform}?redirectUrl=${encodeURIComponent(REDIRECT)}`);
   if (start.status !== 200) throw new Error(`GET /connect/${platform} answered ${start.status}: ${(await start.text()).slice(0, 300)}`);
   const { authUrl } = (await start.json()) as { authUrl: string };
-  const callback = await submitConsent(await openConsent(authUrl));
-  const done = await fetch(callback, { redirect: 'manual' });
+  const done = signIn ? await submitSignIn(authUrl, signIn) : await fetch(await submitConsent(await openConsent(authUrl)), { redirect: 'manual' });
   const location = new URL(done.headers.get('location') ?? REDIRECT);
   const accountId = location.searchParams.get('accountId');
   if (accountId) return accountId;
@@ -93,6 +102,17 @@ export async function connectAccount(stage: Stage, platform: string): Promise<st
   const id = body.accounts?.[0]?.id;
   if (!id) throw new Error(`selecting a ${platform} option answered ${selected.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return id;
+}
+
+/** The service's own sign-in page (GET /connect/{platform} answered it): its form posted with the state. */
+async function submitSignIn(pageUrl: string, fields: Record<string, string>): Promise<Response> {
+  const url = new URL(pageUrl);
+  return fetch(new URL(url.pathname, url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ state: url.searchParams.get('state') ?? '', ...fields }).toString(),
+    redirect: 'manual',
+  });
 }
 
 type Deliver = (label: string, bodies: Array<Record<string, unknown>>, total: number) => Promise<{ published: number; failed: number; perSecond: number; cpuMicros: number | null }>;
@@ -116,7 +136,7 @@ export async function benchPlatforms(stage: Stage, state: SandboxState, posts: n
     let youtube: { accountId: string; options: Record<string, unknown> } | null = null;
     for (const bench of PLATFORM_BENCHES) {
       bench.lift?.(state);
-      const accountId = await connectAccount(stage, bench.platform);
+      const accountId = await connectAccount(stage, bench.platform, bench.signIn);
       const options = await bench.options(context, accountId);
       if (bench.platform === 'youtube') youtube = { accountId, options };
       const bodies = Array.from({ length: posts }, (_, i) => ({ content: `${label} ${bench.platform} ${i}`, platforms: [{ accountId, platformSpecificData: options }] }));
