@@ -2,10 +2,10 @@
 // real connect flow (GET /connect/{platform}, the sandbox's consent page or the service's own
 // sign-in page, the callback, and the first option of a pending choice), then POSTS
 // single-target posts falling due together (with a small image or video from a loopback file
-// server where the platform needs media). Each
-// platform's targets per second and the server's CPU per target are set beside the others' in
-// the same run: a newer platform's figures are within 20% of the mean of the platforms that came
-// before it. YouTube's upload is measured apart, in bytes per second through the resumable upload.
+// server where the platform needs media). Each platform's targets per second and the server's
+// CPU per target are set beside the others' in the same run: a newer platform's figures are
+// within 20% of the mean of the platforms that came before it. YouTube's upload is measured
+// apart, in bytes per second through the resumable upload.
 //
 // The table below is the bench's own knowledge of what it measures: the options a minimal post
 // needs, and the limits lifted so that hundreds of posts by one account pass (the real
