@@ -17,6 +17,8 @@ import type { Session, Xrpc } from './xrpc.ts';
 export const LIKE = 'app.bsky.feed.like';
 /** How deep a thread is read (DESIGN: depth 10); replies further down are not listed. */
 export const THREAD_DEPTH = 10;
+/** The thread gate lexicon's bound on `hiddenReplies`. */
+export const MAX_HIDDEN_REPLIES = 300;
 /** Pages of the account's like records looked through to find its like of a post. */
 const LIKE_PAGES = 10;
 
@@ -153,6 +155,7 @@ export function blueskyComments(api: Xrpc, entryway: string): { reader: CommentR
         const gate = await getRecord(api, session, session.did, THREADGATE, rkey);
         const hiddenNow = strings(obj(gate?.value).hiddenReplies);
         if (hiddenNow.includes(commentId) === hide) return;
+        if (hide && hiddenNow.length >= MAX_HIDDEN_REPLIES) throw failure('invalid', `Bluesky hides at most ${MAX_HIDDEN_REPLIES} replies in a thread; unhide one first`);
         const next = hide ? [...hiddenNow, commentId] : hiddenNow.filter((uri) => uri !== commentId);
         // The gate keeps its `allow` as it is; a new one has none (everyone may still reply).
         const value: Json = gate ? { ...gate.value, hiddenReplies: next } : { $type: THREADGATE, post: rootUri, hiddenReplies: next, createdAt: new Date().toISOString() };
