@@ -95,9 +95,20 @@ describe('bluesky media, reads and notifications', () => {
     await create(embed(at(done.body, 'jobStatus.blob')));
     refused(await video.get('app.bsky.video.getJobStatus', { jobId: 'nope' }), 404, 'NotFound');
 
+    // The same video again: an error body naming a job that has the earlier blob.
+    const again = await upload(token);
+    assert.equal(again.status, 409, JSON.stringify(again.body));
+    assert.deepEqual({ ...again.body, jobId: undefined }, { did: session.did, error: 'already_exists', jobId: undefined, message: 'Video already processed', state: 'JOB_STATE_COMPLETED' });
+    const reused = await video.get('app.bsky.video.getJobStatus', { jobId: str(again.body, 'jobId') });
+    assert.equal(at(reused.body, 'jobStatus.state'), 'JOB_STATE_COMPLETED');
+    assert.equal(at(reused.body, 'jobStatus.error'), 'already_exists');
+    assert.deepEqual(at(reused.body, 'jobStatus.blob'), at(done.body, 'jobStatus.blob'));
+
     const failed = await upload(token, png());
     sb.state.clock.advance(3000);
-    assert.equal(at((await video.get('app.bsky.video.getJobStatus', { jobId: str(failed.body, 'jobId') })).body, 'jobStatus.state'), 'JOB_STATE_FAILED');
+    const failure = await video.get('app.bsky.video.getJobStatus', { jobId: str(failed.body, 'jobId') });
+    assert.equal(at(failure.body, 'jobStatus.state'), 'JOB_STATE_FAILED');
+    assert.equal(at(failure.body, 'jobStatus.message'), 'Failed to process video');
 
     const remaining = await video.get('app.bsky.video.getUploadLimits', {}, await serviceToken('did:web:video.bsky.app', 'app.bsky.video.getUploadLimits'));
     assert.equal(remaining.body.remainingDailyVideos, 23);
@@ -105,7 +116,9 @@ describe('bluesky media, reads and notifications', () => {
     const unverified = await video.get('app.bsky.video.getUploadLimits', {}, await serviceToken('did:web:video.bsky.app', 'app.bsky.video.getUploadLimits'));
     assert.equal(unverified.body.canUpload, false);
     assert.match(String(unverified.body.message), /verify your email/);
-    refused(await upload(await serviceToken('did:web:bsky.social', 'com.atproto.repo.uploadBlob')), 400, 'InvalidRequest', /verify your email/);
+    const unconfirmed = await upload(await serviceToken('did:web:bsky.social', 'com.atproto.repo.uploadBlob'));
+    assert.equal(unconfirmed.status, 400);
+    assert.deepEqual(unconfirmed.body, { jobStatus: { did: '', error: 'unconfirmed_email', jobId: '', state: '' } });
     await control(sb, 'bluesky/account', { emailConfirmed: true });
     refused(await upload(token, mp4(), 'did:plc:aaaaaaaaaaaaaaaaaaaaaaaa'), 400, 'InvalidRequest', /did/);
   });

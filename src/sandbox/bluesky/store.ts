@@ -48,6 +48,8 @@ export interface VideoJob {
   size: number;
   createdAt: number;
   readyAt: number;
+  /** A second upload of a video already processed: done at once, with the earlier blob. */
+  alreadyExists?: boolean;
 }
 
 export interface ExtraCounts {

@@ -5,7 +5,14 @@
 // (`bluesky.dailyVideos`, `bluesky.dailyVideoBytes`). A job encodes for
 // `processing.blueskyVideoMs` of sandbox time (its state is computed when asked, so it needs no
 // timer and survives a restart), then its blob is the account's, usable in app.bsky.embed.video.
-// Bytes that are not a video end the job JOB_STATE_FAILED.
+// Bytes that are not a video end the job JOB_STATE_FAILED. Answers as the live service gives them
+// (atproto issues #3026, #3097, atproto-website #407): uploadVideo answers the job status bare, not
+// under `jobStatus` as its lexicon says; a video the account already had processed answers an
+// error body `{did, error: "already_exists", jobId, message: "Video already processed", state:
+// "JOB_STATE_COMPLETED"}` whose job has the earlier blob (the docs: check for a blob whatever the
+// outcome; the sandbox answers it with 409, a status not confirmed); an unconfirmed email answers
+// `{jobStatus: {did: "", error: "unconfirmed_email", jobId: "", state: ""}}`.
+import { PlatformError } from '../core/platform-error.ts';
 import { isRawBody } from '../core/body.ts';
 import type { RouteContext } from '../core/router.ts';
 import { sniff } from '../media/sniff.ts';
@@ -23,7 +30,7 @@ function usedToday(ctx: RouteContext, did: string): { videos: number; bytes: num
   let videos = 0;
   let bytes = 0;
   for (const job of ctx.state.bluesky.videoJobs.values()) {
-    if (job.did !== did || job.createdAt <= since) continue;
+    if (job.did !== did || job.createdAt <= since || job.alreadyExists) continue;
     videos++;
     bytes += job.size;
   }
@@ -56,15 +63,22 @@ export function uploadVideo(ctx: RouteContext): unknown {
   const body = ctx.body;
   if (!isRawBody(body) || body.size === 0) throw invalidRequest('The request has no video');
   if (body.size > ctx.state.settings.bluesky.maxVideoBytes) throw xrpcError(413, 'PayloadTooLarge', 'request entity too large');
+  if (!account.emailConfirmed) throw new PlatformError(400, { jobStatus: { did: '', error: 'unconfirmed_email', jobId: '', state: '' } });
   const allowed = limits(ctx, account);
-  if (!allowed.canUpload) throw xrpcError(400, 'InvalidRequest', allowed.message ?? 'You cannot upload videos now.');
-  if (body.size > allowed.remainingDailyBytes) throw xrpcError(400, 'InvalidRequest', 'You have reached your daily upload limit.');
+  if (!allowed.canUpload || body.size > allowed.remainingDailyBytes) throw xrpcError(400, 'InvalidRequest', allowed.message ?? 'You have reached your daily upload limit.');
   const now = ctx.state.clock.now();
   const video = sniff(body.head)?.kind === 'video';
+  const cid = blobCid(body.sha256);
+  const earlier = [...ctx.state.bluesky.videoJobs.values()].find((j) => j.did === account.did && j.cid === cid && j.readyAt <= now);
+  if (video && earlier) {
+    const again: VideoJob = { ...earlier, jobId: ctx.state.ids.opaque('bluesky-video-job', 20, 'base36'), createdAt: now, readyAt: now, size: 0, alreadyExists: true };
+    ctx.state.bluesky.videoJobs.set(again.jobId, again);
+    throw new PlatformError(409, { did: account.did, error: 'already_exists', jobId: again.jobId, message: 'Video already processed', state: 'JOB_STATE_COMPLETED' });
+  }
   const job: VideoJob = {
-    jobId: ctx.state.ids.opaque('bluesky-video-job', 16, 'hex'),
+    jobId: ctx.state.ids.opaque('bluesky-video-job', 20, 'base36'),
     did: account.did,
-    cid: video ? blobCid(body.sha256) : null,
+    cid: video ? cid : null,
     mimeType: 'video/mp4',
     size: body.size,
     createdAt: now,
@@ -88,6 +102,7 @@ export function getJobStatus(ctx: RouteContext): unknown {
     return { jobStatus: { ...base, state: 'JOB_STATE_ENCODING', progress: Math.min(99, Math.floor(((now - job.createdAt) / total) * 100)) } };
   }
   const blob = job.cid ? ctx.state.bluesky.blobs.get(job.cid) : undefined;
-  if (!blob) return { jobStatus: { ...base, state: 'JOB_STATE_FAILED', error: 'Video failed to process', message: 'The file is not a video the service can encode.' } };
-  return { jobStatus: { ...base, state: 'JOB_STATE_COMPLETED', progress: 100, blob: blobRef(blob) } };
+  if (!blob) return { jobStatus: { ...base, state: 'JOB_STATE_FAILED', error: `video processing error for job: ${job.jobId}`, message: 'Failed to process video' } };
+  const already = job.alreadyExists ? { error: 'already_exists', message: 'Video already processed' } : {};
+  return { jobStatus: { ...base, state: 'JOB_STATE_COMPLETED', progress: 100, blob: blobRef(blob), ...already } };
 }
