@@ -127,7 +127,7 @@ describe('bluesky media, reads and notifications', () => {
     const root = await create({ text: 'root post' });
     const reply = await control(sb, 'bluesky/replies', { postId: root.uri, text: 'first reply', from: 'friend.bsky.social' });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    const nested = await control(sb, 'bluesky/replies', { postId: str(reply.body, 'uri'), text: 'nested', from: 'reader.bsky.social' });
+    const nested = await control(sb, 'bluesky/replies', { postId: str(reply.body, 'uri'), text: 'nested', from: { handle: 'reader.bsky.social' } });
     assert.equal(nested.status, 200);
     assert.deepEqual(at(nested.body, 'value.reply.root'), root, 'the thread root stays the root');
     const rkey = root.uri.split('/').at(-1) ?? '';

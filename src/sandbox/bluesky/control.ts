@@ -52,7 +52,8 @@ const count = (value: unknown, key: string): number | undefined => {
 };
 
 export function registerBlueskyControl(app: FastifyInstance, state: SandboxState): void {
-  const from = (body: Json) => text(body, 'from');
+  // `from`: a handle or DID, or an object naming one (`{handle}`, `{did}`, as X's `{username}`).
+  const from = (body: Json) => text(body, 'from') ?? text(obj(body.from), 'handle') ?? text(obj(body.from), 'did') ?? text(obj(body.from), 'username');
   app.post('/_sandbox/bluesky/replies', (req) => {
     const body = obj(req.body);
     return created(guard(state, () => personReplies(state, { postId: need(body, 'postId'), text: need(body, 'text'), from: from(body) })));
