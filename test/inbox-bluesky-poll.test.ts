@@ -92,6 +92,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await events('mention.received')).map((e) => e.comment.id).filter((id) => id === later), [later]);
       const inbox = await db().selectFrom('inbox_events').select(['kind', 'dedupe_key']).where('account_id', '=', accountId).execute();
       assert.deepEqual(inbox.map((r) => r.kind).sort(), ['comment', 'mention', 'mention', 'mention', 'reply']);
+      // GET /accounts/{id}/mentions reads the same notifications live, newest first (the one from before the connection too).
+      const listed = await fetch(`${t.url}/api/v1/accounts/${accountId}/mentions?limit=3`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(listed.status, 200, await listed.clone().text());
+      const body = (await listed.json()) as { mentions: Array<{ mediaId: string; platform: string; caption: string | null; username: string | null; permalink: string | null }> };
+      const rows = body.mentions.map((m) => [m.mediaId, m.platform, m.username]);
+      assert.deepEqual(rows[0], [later, 'bluesky', 'friend.bsky.social']);
+      // The mention and the quote may share a millisecond: their order is Bluesky's.
+      assert.deepEqual(rows.slice(1).sort(), [[quote, 'bluesky', 'friend.bsky.social'], [mention, 'bluesky', 'reader.bsky.social']].sort());
+      assert.match(body.mentions[0]?.permalink ?? '', /bsky\.app\/profile\/friend\.bsky\.social\/post\/[a-z2-7]{13}$/);
     });
 
     test('an account whose session is gone is marked needs_reconnect by the mention poll and then left alone', async () => {
