@@ -88,7 +88,7 @@ function discard(body: Readable): void {
 const refusalOf = (options: UrlGuardOptions) => options.refusal ?? ((address: string) => addressRefusal(address, options.allowPrivate));
 
 /** Checks what can be checked without the network: scheme, credentials, an IP-literal host. */
-function checkUrlShape(input: string | URL, options: UrlGuardOptions): URL {
+export function checkUrlShape(input: string | URL, options: UrlGuardOptions): URL {
   let url: URL;
   try {
     url = new URL(input);

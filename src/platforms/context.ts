@@ -39,7 +39,7 @@ export type ContextConfig = Pick<Config, 'platformApiBase' | 'sandbox' | 'public
 
 export function createPlatformContext(config: ContextConfig, counters: SharedCounters = memoryCounters()): PlatformContext {
   return {
-    http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs }),
+    http: createPlatformHttp({ base: platformApiBase(config), userAgent: USER_AGENT, timeoutMs: config.platformTimeoutMs, allowPrivate: config.allowPrivateUrls ?? config.sandbox }),
     apps: config.platforms.apps,
     graphVersion: GRAPH_VERSION,
     metaWebhookVerifyToken: config.platforms.metaWebhookVerifyToken ?? (config.sandbox ? SANDBOX_VERIFY_TOKEN : ''),

@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { messageOf } from '../lib/errors.ts';
+import { checkUrlShape, createGuardedAgent, UrlRefusedError } from '../lib/safe-fetch.ts';
 import { PlatformError } from './errors.ts';
 import { platformUrl } from './base-url.ts';
 import { currentWriteWatch } from '../lib/platform-writes.ts';
@@ -27,6 +28,12 @@ export interface PlatformRequest {
   /** Sent as Authorization: Bearer. */
   bearer?: string;
   timeoutMs?: number;
+  /**
+   * The host was chosen by the platform's user, not the platform (a Bluesky PDS, a did:web host):
+   * on the real network the call is https only and connects to public addresses only (the outgoing
+   * address policy, ALLOW_PRIVATE_URLS), so an account cannot point the service at an internal one.
+   */
+  userChosenHost?: true;
 }
 
 /** The answer's headers, by lower-case name (repeated ones joined with ", "). */
@@ -77,9 +84,21 @@ class RawHeaders implements PlatformHeaders {
   }
 }
 
-export function createPlatformHttp(options: { base: string | null; userAgent: string; timeoutMs?: number }): PlatformHttp {
+export interface PlatformHttpOptions {
+  base: string | null;
+  userAgent: string;
+  timeoutMs?: number;
+  /** ALLOW_PRIVATE_URLS: user-chosen hosts may be private addresses (development). */
+  allowPrivate?: boolean;
+}
+
+export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
   let agent: Promise<Dispatcher> | undefined;
+  let guarded: Promise<Dispatcher> | undefined;
   const dispatcher = () => (agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000 })));
+  const guard = { allowPrivate: options.allowPrivate ?? false, requireHttps: true };
+  // With a platform API base every call goes to the operator's stand-in, so only the real network needs the guard.
+  const guardedDispatcher = () => (guarded ??= createGuardedAgent(guard));
   return {
     base: options.base,
     browserUrl: (realUrl) => platformUrl(options.base, realUrl),
@@ -97,6 +116,14 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
         body = request.body instanceof ReadableStream ? Readable.fromWeb(request.body) : request.body;
       }
       const url = platformUrl(options.base, withQuery(request.url, request.query));
+      const userChosen = request.userChosenHost === true && options.base === null;
+      if (userChosen) {
+        try {
+          checkUrlShape(url, guard);
+        } catch (error) {
+          throw new PlatformError('invalid', `${new URL(request.url).host} is not an address the service calls: ${messageOf(error)}`, { platform });
+        }
+      }
       // undici is loaded on the first platform call (as lib/safe-fetch.ts does): a large module some commands never need.
       const { request: send } = await import('undici');
       // A call that may change something is announced first (lib/platform-writes.ts).
@@ -112,13 +139,15 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
           headers,
           ...(body !== undefined ? { body } : {}),
           signal: AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs ?? 30_000),
-          dispatcher: await dispatcher(),
+          dispatcher: await (userChosen ? guardedDispatcher() : dispatcher()),
         });
         status = response.statusCode;
         answerHeaders = new RawHeaders(response.headers);
         text = await response.body.text();
       } catch (error) {
         watch?.afterWrite(null);
+        const refused = refusalIn(error);
+        if (refused) throw new PlatformError('invalid', `${new URL(request.url).host} is not an address the service calls: ${refused.message}`, { platform });
         throw new PlatformError('transient', `no answer from ${new URL(request.url).host}: ${messageOf(error)}`, { platform });
       }
       watch?.afterWrite(status);
@@ -133,6 +162,12 @@ export function createPlatformHttp(options: { base: string | null; userAgent: st
       return { status, headers: answerHeaders, body: parsed };
     },
   };
+}
+
+/** The address policy's refusal somewhere in a connection failure's causes. */
+function refusalIn(error: unknown): UrlRefusedError | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof UrlRefusedError) return e;
+  return null;
 }
 
 /**
