@@ -123,7 +123,7 @@ describe('bluesky media, reads and notifications', () => {
     refused(await upload(token, mp4(), 'did:plc:aaaaaaaaaaaaaaaaaaaaaaaa'), 400, 'InvalidRequest', /did/);
   });
 
-  test('getPostThread: the post, replies to a depth, parents, the threadgate; unknown 400 NotFound', async () => {
+  test('getPostThread: the post, replies to a depth, parents, the threadgate; unknown (or not yet seen by the AppView) 400 NotFound', async () => {
     const root = await create({ text: 'root post' });
     const reply = await control(sb, 'bluesky/replies', { postId: root.uri, text: 'first reply', from: 'friend.bsky.social' });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -151,6 +151,14 @@ describe('bluesky media, reads and notifications', () => {
     assert.equal(at(fromLeaf.body, 'thread.parent.post.record.text'), 'first reply');
     assert.equal(at(fromLeaf.body, 'thread.parent.parent'), undefined);
     refused(await pds.get('app.bsky.feed.getPostThread', { uri: `at://${session.did}/${POST}/3aaaaaaaaaaaa` }, session.accessJwt), 400, 'NotFound', /Post not found/);
+    // With a firehose delay, a fresh post is not in the reads yet (getRecord at the PDS has it at once).
+    sb.state.updateSettings({ bluesky: { appViewLagMs: 2000 } });
+    const fresh = await create({ text: 'just posted' });
+    refused(await pds.get('app.bsky.feed.getPostThread', { uri: fresh.uri }, session.accessJwt), 400, 'NotFound');
+    assert.equal((await pds.get('com.atproto.repo.getRecord', { repo: session.did, collection: POST, rkey: fresh.uri.split('/').at(-1) ?? '' })).status, 200);
+    sb.state.clock.advance(2000);
+    assert.equal((await pds.get('app.bsky.feed.getPostThread', { uri: fresh.uri }, session.accessJwt)).status, 200);
+    sb.state.updateSettings({ bluesky: { appViewLagMs: 0 } });
     refused(await pds.get('app.bsky.feed.getPostThread', { uri: root.uri, depth: '1001' }, session.accessJwt), 400, 'InvalidRequest', /depth/);
   });
 

@@ -45,6 +45,8 @@ declare module '../core/settings.ts' {
       maxBlobBytes: number;
       /** uploadVideo's cap. */
       maxVideoBytes: number;
+      /** How long after createRecord the reads (the AppView) see a record: 0, or a firehose delay to test against. */
+      appViewLagMs: number;
       /** Videos and bytes an account may upload a day. */
       dailyVideos: number;
       dailyVideoBytes: number;
@@ -68,6 +70,7 @@ export const blueskyModule: SandboxModule<'bluesky', BlueskyStore> = {
       writePointsPerDay: 35_000,
       maxBlobBytes: 52_428_800,
       maxVideoBytes: 100_000_000,
+      appViewLagMs: 0,
       dailyVideos: 25,
       dailyVideoBytes: 10_000_000_000,
     },

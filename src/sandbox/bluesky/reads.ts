@@ -1,5 +1,6 @@
 // The app.bsky.* reads the PDS proxies to the AppView (bluesky.md §6), answered from the records
-// at once (the real AppView sees a post a moment later, through the firehose): threads, posts
+// (the real AppView sees a post a moment later, through the firehose: `bluesky.appViewLagMs`, 0 by
+// default, hides records younger than that from every read here): threads, posts
 // with their counts, author feeds, profiles, and the notifications of the caller (replies,
 // mentions, quotes, likes, reposts and follows by others, derived from their records, so deleting
 // a record takes its notification away). Counts are the records' plus the control API's extras.
@@ -29,8 +30,11 @@ export function profileBasic(account: BlueskyAccount) {
   return { did: account.did, handle: account.handle, displayName: account.displayName, avatar: account.avatar, labels: [], createdAt: iso(account.createdAt) };
 }
 
+/** The AppView sees a record `bluesky.appViewLagMs` after the PDS took it (the firehose's delay; 0 by default). */
+const seen = (state: SandboxState, record: RepoRecord): boolean => record.indexedAt + state.settings.bluesky.appViewLagMs <= state.clock.now();
+
 function records(state: SandboxState): RepoRecord[] {
-  return [...state.bluesky.records.values()];
+  return [...state.bluesky.records.values()].filter((r) => seen(state, r));
 }
 
 function counts(state: SandboxState, uri: string) {
@@ -66,7 +70,8 @@ function findPost(state: SandboxState, uri: string): RepoRecord | undefined {
   const parsed = parseAtUri(uri);
   if (!parsed || parsed.collection !== POST) return undefined;
   const account = findAccount(state, parsed.repo);
-  return account ? state.bluesky.records.get(atUri(account.did, POST, parsed.rkey)) : undefined;
+  const record = account ? state.bluesky.records.get(atUri(account.did, POST, parsed.rkey)) : undefined;
+  return record && seen(state, record) ? record : undefined;
 }
 
 function intParam(ctx: RouteContext, name: string, fallback: number, min: number, max: number): number {
