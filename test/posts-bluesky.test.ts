@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
       t = await startPostsApp(dialect, { clock });
       t.sandbox.updateSettings({ processing: { blueskyVideoMs: 100 } });
       // Noise does not compress: a 3000 × 2000 PNG of it is several megabytes.
-      large = await sharp({ create: { width: 3000, height: 2000, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+      large = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
       const small = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
       files = await fileServer({ '/large.png': { body: large }, '/small.jpg': { body: small }, '/v.mp4': { body: Buffer.concat([samples.mp4, Buffer.alloc(20_000, 5)]) }, '/thumb.jpg': { body: small } });
       ({ key } = await t.tenant());

@@ -30,15 +30,19 @@ export function jwtClaims(jwt: string): Json {
   }
 }
 
-/** A session answer (createSession, refreshSession) as the token set the service stores. */
+/** A JWT's `exp` (epoch seconds) in ms, or null. */
+const expiryOf = (jwt: string): number | null => {
+  const exp = jwtClaims(jwt).exp;
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
+};
+
+/** A session answer (createSession, refreshSession) as the token set the service stores: expiries from the JWTs' `exp`. */
 export function sessionTokens(body: Json): TokenSet {
   const accessToken = str(body.accessJwt);
   const refreshToken = str(body.refreshJwt);
   if (!accessToken || !refreshToken) throw new PlatformError('transient', 'Bluesky answered the session without its tokens', { platform: 'bluesky' });
-  const claims = (jwt: string) => jwtClaims(jwt);
-  const seconds = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value * 1000 : null);
-  const scope = str(claims(accessToken).scope);
-  return { accessToken, refreshToken, expiresAt: seconds(claims(accessToken).exp), refreshExpiresAt: seconds(claims(refreshToken).exp), scopes: scope ? [scope] : [] };
+  const scope = str(jwtClaims(accessToken).scope);
+  return { accessToken, refreshToken, expiresAt: expiryOf(accessToken), refreshExpiresAt: expiryOf(refreshToken), scopes: scope ? [scope] : [] };
 }
 
 export const PAGE = {

@@ -13,7 +13,7 @@ import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { Json } from '../json.ts';
 import { obj, text } from '../json.ts';
-import type { MediaFetcher } from '../media-bytes.ts';
+import type { MediaBytes, MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
@@ -112,6 +112,7 @@ export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, ent
       const store = () => request.save(progress);
       const once = { platform: 'bluesky', progress, store, now, inFlightMs: request.inFlightMs };
       const handles = new Map<string, string | null>();
+      const fetched = new Map<string, Promise<MediaBytes>>();
       const didOf = async (handle: string) => {
         if (!handles.has(handle)) handles.set(handle, await resolveHandle(api, entryway, handle));
         return handles.get(handle) ?? null;
@@ -200,9 +201,12 @@ export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, ent
         return null;
       }
 
-      async function fetchMedia(url: string) {
+      /** A media URL's bytes, fetched once per run (a single item is read to tell a video from an image, then used). */
+      function fetchMedia(url: string): Promise<MediaBytes> {
         if (!media) throw new PlatformError('not_supported', 'this service cannot fetch media for bluesky uploads', { platform: 'bluesky' });
-        return media.fetch(url, 'bluesky');
+        let file = fetched.get(url);
+        if (!file) fetched.set(url, (file = media.fetch(url, 'bluesky')));
+        return file;
       }
 
       /** An image as a blob with its aspect ratio; too big even downscaled: a 400 naming the field. */

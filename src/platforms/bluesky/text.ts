@@ -38,13 +38,24 @@ export type FacetCandidate = { byteStart: number; byteEnd: number } & ({ kind: '
 
 /** Punctuation that ends a sentence rather than a link or a tag. */
 const TRAILING = /[.,;:!?'"»)\]}…]+$/u;
+const count = (text: string, ch: string) => text.split(ch).length - 1;
+
+/** A link without the sentence's punctuation after it; a `)` closing a `(` of the link stays (wiki links). */
+function trimLink(uri: string): string {
+  let out = uri;
+  for (;;) {
+    const last = out.at(-1) ?? '';
+    if (!/[.,;:!?'"»)\]}…]/u.test(last) || (last === ')' && count(out, '(') >= count(out, ')'))) return out;
+    out = out.slice(0, -1);
+  }
+}
 const LINK = /(^|[\s(])(https?:\/\/[^\s<>"]+)/giu;
 const MENTION = /(^|[\s(])@(([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)/gu;
 const TAG = /(^|\s)[#＃]([^\s#＃]+)/gu;
 /** The lexicon's tag limit: 64 graphemes (640 bytes). */
 const TAG_MAX = 64;
 
-/** A match's part at group `g` as a byte range (JS indexes turned into UTF-8 offsets). */
+/** The UTF-8 byte range of `length` UTF-16 units at `start` (JS indexes turned into byte offsets). */
 function range(text: string, start: number, length: number): { byteStart: number; byteEnd: number } {
   const byteStart = utf8Bytes(text.slice(0, start));
   return { byteStart, byteEnd: byteStart + utf8Bytes(text.slice(start, start + length)) };
@@ -54,7 +65,7 @@ function range(text: string, start: number, length: number): { byteStart: number
 export function facetCandidates(text: string): FacetCandidate[] {
   const found: Array<FacetCandidate & { at: number; end: number }> = [];
   for (const m of text.matchAll(LINK)) {
-    const uri = (m[2] ?? '').replace(TRAILING, '');
+    const uri = trimLink(m[2] ?? '');
     const at = (m.index ?? 0) + (m[1] ?? '').length;
     if (uri.length > 'https://'.length) found.push({ kind: 'link', uri, at, end: at + uri.length, ...range(text, at, uri.length) });
   }
