@@ -8,7 +8,8 @@ import { plcDocument, resolveHandle } from './identity.ts';
 import { registerBlueskyPostPages } from './post-page.ts';
 import { getAuthorFeed, getPosts, getPostThread, getProfile, listNotifications, updateSeen } from './reads.ts';
 import { createRecord, deleteRecord, getRecord, listRecords, putRecord } from './records.ts';
-import { createSession, deleteSession, getServiceAuth, getSession, refreshSession } from './sessions.ts';
+import { getServiceAuth } from './service-auth.ts';
+import { createSession, deleteSession, getSession, refreshSession } from './sessions.ts';
 import { getJobStatus, getUploadLimits, uploadVideo } from './video.ts';
 
 export function blueskyHosts(): Host[] {

@@ -1,14 +1,12 @@
 // Sessions with an app password (bluesky.md §2): createSession by handle, DID or email; JWT-shaped
-// tokens (HS256 over the sandbox's seed, as the PDS signs its own with its secret), scope
-// com.atproto.appPass (com.atproto.access for the main password of an account without email
-// 2FA, which the PDS accepts): access 2 hours,
-// refresh 90 days, both settings. A refresh hands out a new pair and shortens the old refresh
-// token to a grace period (2 hours in the PDS's account manager, `bluesky.refreshGraceSeconds`),
-// during which presenting it again hands out the same successor; past it, or after deleteSession
-// or the app password's revocation, 400 ExpiredToken "Token has been revoked". Access tokens:
-// expired → 400 ExpiredToken, not ours / malformed / a refresh token → 400 InvalidToken, none →
-// 401 AuthMissing; a taken-down account → 401 AccountTakedown.
-import { createHmac } from 'node:crypto';
+// tokens (jwt.ts) of scope com.atproto.appPass (com.atproto.access for the main password of an
+// account without email 2FA, which the PDS accepts): access 2 hours, refresh 90 days, both
+// settings. A refresh hands out a new pair and shortens the old refresh token to a grace period
+// (2 hours in the PDS's account manager, `bluesky.refreshGraceSeconds`), during which presenting
+// it again hands out the same successor; past it, or after deleteSession or the app password's
+// revocation, 400 ExpiredToken "Token has been revoked". Access tokens: expired → 400
+// ExpiredToken, not ours / malformed / a refresh token → 400 InvalidToken, none → 401 AuthMissing;
+// a taken-down account → 401 AccountTakedown.
 import { obj } from '../core/control.ts';
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
@@ -16,6 +14,7 @@ import { authRequired, invalidRequest } from './errors.ts';
 import { charge, requestPolicies, sessionPolicies } from './limits.ts';
 import { findAccount, type BlueskyAccount } from './people.ts';
 import type { AccessGrant, RefreshGrant } from './store.ts';
+import { readJwt, signJwt } from './jwt.ts';
 
 export const PDS_HOST = 'bsky.social';
 export const PDS_DID = `did:web:${PDS_HOST}`;
@@ -25,34 +24,11 @@ const APP_PASS_SCOPE = 'com.atproto.appPass';
 const ACCESS_SCOPE = 'com.atproto.access';
 const REFRESH_SCOPE = 'com.atproto.refresh';
 
-const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function signature(state: SandboxState, signed: string): string {
-  return createHmac('sha256', `sandbox-bluesky:${state.options.seed ?? 'sandbox'}`).update(signed).digest('base64url');
-}
-
-export function signJwt(state: SandboxState, header: Record<string, unknown>, payload: Record<string, unknown>): string {
-  const signed = `${b64(header)}.${b64(payload)}`;
-  return `${signed}.${signature(state, signed)}`;
-}
-
-/** The payload of a JWT the sandbox signed, or null (malformed, or another signer's). */
-export function readJwt(state: SandboxState, token: string): Record<string, unknown> | null {
-  const [header, payload, sig, ...rest] = token.split('.');
-  if (!header || !payload || !sig || rest.length) return null;
-  if (signature(state, `${header}.${payload}`) !== sig) return null;
-  try {
-    return obj(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-  } catch {
-    return null;
-  }
-}
-
 export function bearer(ctx: RouteContext): string | null {
   return /^Bearer\s+(.+)$/i.exec(ctx.request.headers.authorization ?? '')?.[1]?.trim() ?? null;
 }
 
-const seconds = (ms: number): number => Math.floor(ms / 1000);
+export const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 interface Pair {
   accessJwt: string;
@@ -95,7 +71,7 @@ export function didDocument(account: BlueskyAccount) {
   };
 }
 
-const takedown = () => authRequired('Account has been taken down', 'AccountTakedown');
+export const takedown = () => authRequired('Account has been taken down', 'AccountTakedown');
 
 /** POST com.atproto.server.createSession. */
 export function createSession(ctx: RouteContext): unknown {
@@ -198,37 +174,4 @@ export function revokeAppPassword(state: SandboxState, account: BlueskyAccount, 
     }
   }
   return ended;
-}
-
-/**
- * GET com.atproto.server.getServiceAuth?aud&lxm&exp: a short token for another service (the
- * video service). `exp` at most an hour ahead (60 s by default).
- */
-export function getServiceAuth(ctx: RouteContext): unknown {
-  const { account } = blueskyAuth(ctx);
-  const aud = ctx.query.aud;
-  if (!aud) throw invalidRequest('Params must have the property "aud"');
-  const now = ctx.state.clock.now();
-  const exp = ctx.query.exp !== undefined ? Number(ctx.query.exp) : seconds(now) + 60;
-  if (!Number.isInteger(exp)) throw invalidRequest('exp must be an integer');
-  if (exp * 1000 <= now) throw invalidRequest('expiration is in past', 'BadExpiration');
-  if (exp * 1000 - now > 3600_000) throw invalidRequest('cannot request a token with an expiration more than an hour in the future', 'BadExpiration');
-  const payload: Record<string, unknown> = { iss: account.did, aud, exp, iat: seconds(now), jti: ctx.state.ids.opaque('bluesky-service', 32, 'hex') };
-  if (ctx.query.lxm) payload.lxm = ctx.query.lxm;
-  return { token: signJwt(ctx.state, { typ: 'JWT', alg: 'ES256K' }, payload) };
-}
-
-/** A service token for `aud` and `lxm` (video.bsky.app), or a 401 naming what is wrong. */
-export function serviceAuth(ctx: RouteContext, aud: string, lxm: string): BlueskyAccount {
-  const value = bearer(ctx);
-  if (!value) throw authRequired('Authentication Required', 'AuthMissing');
-  const payload = readJwt(ctx.state, value);
-  if (!payload || typeof payload.iss !== 'string') throw authRequired('could not verify jwt signature', 'BadJwtSignature');
-  if (typeof payload.exp !== 'number' || payload.exp * 1000 <= ctx.state.clock.now()) throw authRequired('jwt expired', 'JwtExpired');
-  if (payload.aud !== aud) throw authRequired(`jwt audience does not match service did`, 'BadJwtAudience');
-  if (payload.lxm !== lxm) throw authRequired(payload.lxm === undefined ? 'missing jwt lexicon method ("lxm"). must match: ' + lxm : `bad jwt lexicon method ("lxm"). must match: ${lxm}`, 'BadJwtLexiconMethod');
-  const account = ctx.state.people.blueskyAccounts.get(payload.iss);
-  if (!account) throw authRequired('could not resolve iss did', 'BadJwt');
-  if (account.takenDown) throw takedown();
-  return account;
 }

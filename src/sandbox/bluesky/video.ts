@@ -20,7 +20,8 @@ import { blobRef, keepBlob } from './blobs.ts';
 import { blobCid } from './codec.ts';
 import { invalidRequest, xrpcError } from './errors.ts';
 import type { BlueskyAccount } from './people.ts';
-import { PDS_DID, serviceAuth, VIDEO_DID } from './sessions.ts';
+import { serviceAuth } from './service-auth.ts';
+import { PDS_DID, VIDEO_DID } from './sessions.ts';
 import type { VideoJob } from './store.ts';
 
 const DAY = 86_400_000;
