@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { parseConfig } from '../src/config.ts';
 import { migrateToLatest, openStore, type Store } from '../src/db/database.ts';
 import { newId } from '../src/lib/ids.ts';
-import { claimDueAccounts, POLLED_MENTION_PLATFORMS, setNextMentionPoll } from '../src/modules/inbox/mention-poll-accounts.ts';
+import { claimDueAccounts, setNextMentionPoll } from '../src/modules/inbox/mention-poll-accounts.ts';
+import { POLLED_MENTION_PLATFORMS } from '../src/platforms/registry.ts';
 import { createTestDatabase, DIALECTS, skipReason, type TestDatabase } from './harness/databases.ts';
 
 const T0 = Date.UTC(2031, 0, 6, 9);
@@ -47,8 +48,8 @@ for (const dialect of DIALECTS) {
       return id;
     };
 
-    test('bluesky is a polled-mentions platform; the others with webhooks or paid reads are not', () => {
-      assert.deepEqual(POLLED_MENTION_PLATFORMS, ['bluesky']);
+    test('x and bluesky are the polled-mentions platforms; the others have mention webhooks or no mentions', () => {
+      assert.deepEqual(POLLED_MENTION_PLATFORMS, ['x', 'bluesky']);
     });
 
     test('two runs in one tick split the due accounts; claimed ones wait; inactive and other platforms are never claimed', async () => {

@@ -58,6 +58,9 @@ export function definitionOf(name: string): PlatformDefinition | null {
 /** The platforms whose comments the inbox polls (no comment webhooks), in registry order. */
 export const POLLED_COMMENT_PLATFORMS: readonly Platform[] = DEFINITIONS.filter((d: PlatformDefinition) => d.pollComments).map((d) => d.name);
 
+/** The platforms whose mentions the inbox polls (no mention webhooks), in registry order. */
+export const POLLED_MENTION_PLATFORMS: readonly Platform[] = DEFINITIONS.filter((d: PlatformDefinition) => d.pollMentions).map((d) => d.name);
+
 /** The platforms by the names people read, as a phrase: "Reddit, Instagram … and WhatsApp". */
 export const PLATFORM_NAMES_PHRASE = ((names: string[]) => `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`)(DEFINITIONS.map((d: PlatformDefinition) => d.displayName));
 

@@ -82,7 +82,8 @@ async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, acc
       await record(deps, account, target, comments, now, next);
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
-      context.log.warn({ accountId: account.id, targetId: target.id, kind: error.kind, status: error.details.status, error: error.message }, 'comment poll failed');
+      // not_supported: the reads are off here (X_READS), refused before any call; nothing to warn about each tick.
+      context.log[error.kind === 'not_supported' ? 'debug' : 'warn']({ accountId: account.id, targetId: target.id, kind: error.kind, status: error.details.status, error: error.message }, 'comment poll failed');
       if (error.kind === 'auth') {
         await markNeedsReconnect(deps, account.id, 'token_invalid', error.message);
         heldUntil = 0;

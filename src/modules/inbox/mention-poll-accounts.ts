@@ -6,11 +6,8 @@
 // write found it still due gets a row back.
 import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../db/schema.ts';
-import type { PlatformDefinition } from '../../platforms/definition.ts';
-import { DEFINITIONS } from '../../platforms/registry.ts';
+import { POLLED_MENTION_PLATFORMS } from '../../platforms/registry.ts';
 
-/** The platforms whose mentions are polled (no mention webhooks), in registry order. */
-export const POLLED_MENTION_PLATFORMS: readonly string[] = DEFINITIONS.filter((d: PlatformDefinition) => d.pollMentions).map((d) => d.name);
 const POLLED = POLLED_MENTION_PLATFORMS.map((name) => sql.lit(name));
 
 export interface ClaimedAccount {

@@ -1,5 +1,5 @@
 // `inbox.mention_poll`: platforms that send no mention webhooks (a definition's `pollMentions`:
-// Bluesky, whose mentions and quotes are notifications) have each active account's newest
+// Bluesky, whose mentions and quotes are notifications, and x with X_READS=1) have each active account's newest
 // mentions read on every tick (COMMENT_POLL_MS, as the comment poll), and each mention made since
 // the account was first connected is recorded through recordInboundComment: its unique inbox row
 // makes it emit mention.received once, whatever the number of polls, restarts or workers. A
@@ -75,7 +75,8 @@ async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, { a
     mentions = await reader.mentions(credentialsOf(account, deps.sealer), MENTIONS_READ);
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
-    context.log.warn({ accountId: account.id, kind: error.kind, status: error.details.status, error: error.message }, 'mention poll failed');
+    // not_supported: the reads are off here (X_READS), refused before any call; nothing to warn about each tick.
+    context.log[error.kind === 'not_supported' ? 'debug' : 'warn']({ accountId: account.id, kind: error.kind, status: error.details.status, error: error.message }, 'mention poll failed');
     if (error.kind === 'auth') await markNeedsReconnect(deps, account.id, 'token_invalid', error.message);
     const wait = error.kind === 'rate_limited' ? (error.details.retryAfterMs ?? 0) : 0;
     return setNextMentionPoll(db, account.id, Math.max(next, now + wait));

@@ -126,6 +126,8 @@ export const xPlatform: PlatformDefinition<'x', XSettings> = {
   adapter: xAdapter,
   // No reply webhooks below the enterprise tier (x.md §11): replies are polled, which reads (X_READS=1).
   pollComments: true,
+  // Mentions likewise, from GET /2/users/{id}/mentions (reads too).
+  pollMentions: true,
   publishing: { data: XData, options: XOptions, validate: validateX, media: xMedia },
   // Weekdays 13–16 UTC (DESIGN "Analytics", best-time defaults).
   bestTime: [
