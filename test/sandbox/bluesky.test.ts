@@ -341,4 +341,18 @@ describe('bluesky sessions and records', () => {
     session = await signIn(sb);
     assert.equal((await create({ text: 'after the window' })).status, 200);
   });
+
+  test('every PDS answer carries the client window; past its requests, 429 RateLimitExceeded', async () => {
+    sb.state.clock.advance(300_000);
+    sb.state.updateSettings({ bluesky: { requestsPer5Min: 3 } });
+    const first = await pds.get('app.bsky.actor.getProfile', { actor: HANDLE }, session.accessJwt);
+    assert.equal(first.status, 200);
+    assert.deepEqual([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining'), first.headers.get('ratelimit-policy')], ['3', '2', '3;w=300']);
+    await pds.get('com.atproto.repo.getRecord', { repo: HANDLE, collection: POST, rkey: '3jzfcijpj2z2a' });
+    await pds.get('com.atproto.identity.resolveHandle', { handle: HANDLE });
+    const limited = await pds.get('com.atproto.server.getSession', {}, session.accessJwt);
+    refused(limited, 'RateLimitExceeded', 'Rate Limit Exceeded', 429);
+    assert.equal(limited.headers.get('ratelimit-remaining'), '0');
+    sb.state.updateSettings({ bluesky: { requestsPer5Min: 3000 } });
+  });
 });
