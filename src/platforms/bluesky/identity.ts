@@ -4,7 +4,7 @@
 // /.well-known/did.json for did:web). Sessions, records and blobs are then the PDS's.
 import { PlatformError } from '../errors.ts';
 import { list, obj, str, text } from '../json.ts';
-import { isXrpcError, type Xrpc } from './xrpc.ts';
+import type { Xrpc } from './xrpc.ts';
 
 export const DID_PATTERN = /^did:(plc:[a-z2-7]{24}|web:[a-zA-Z0-9.%-]+)$/;
 /** A handle is a domain name of at least two labels (atproto.com specs/handle). */
@@ -15,7 +15,9 @@ export async function resolveHandle(api: Xrpc, entryway: string, handle: string)
   try {
     return str((await api.call(entryway, 'com.atproto.identity.resolveHandle', { query: { handle } })).did);
   } catch (error) {
-    if (isXrpcError(error, 'InvalidRequest', 'HandleNotFound', 'NotFound')) return null;
+    // The reference PDS answers 400 InvalidRequest "Unable to resolve handle"; other servers name it
+    // UnableToResolveHandle or HandleNotFound. Any 400 is about the handle, so it resolves to no one.
+    if (error instanceof PlatformError && error.details.status === 400) return null;
     throw error;
   }
 }
