@@ -15,7 +15,7 @@ import { findAccount, type BlueskyAccount } from './people.ts';
 import { atUri } from './records.ts';
 import { blueskyAuth } from './sessions.ts';
 import type { RepoRecord } from './store.ts';
-import { quotedUri } from './validate.ts';
+import { quotedUri } from './embeds.ts';
 
 type Json = Record<string, unknown>;
 const POST = 'app.bsky.feed.post';
