@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { RepoRecord } from '../src/sandbox/bluesky/store.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
+import { waitFor } from './harness/wait.ts';
 import { fileServer, samples, type FileServer } from './sandbox/helpers.ts';
 import { createPost, json, settled, startPostsApp, ShiftClock, type PostsApp } from './posts-support.ts';
 import { connectBluesky, newBlueskyPerson, type SandboxBlueskyAccount } from './bluesky-support.ts';
@@ -155,6 +156,29 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(made.map((r) => r.value.text), ['One: the starter', 'Two: the dough', 'Three: the bake', 'Questions welcome']);
       assert.equal((two.value.embed as { $type: string }).$type, 'app.bsky.embed.images');
       assert.deepEqual(made.map((r) => r.value.labels !== undefined), [true, true, true, false], 'the warning labels the thread, not the comment');
+    });
+
+    test('a 429 on createRecord waits until ratelimit-reset, then the post is made once with its saved key', async () => {
+      const text = `Busy ${dialect}`;
+      t.sandbox.faults.add({ host: 'bsky.social', path: '/xrpc/com.atproto.repo.createRecord', method: 'POST', kind: 'rate_limit', times: 1 });
+      const res = await createPost(t, key, { content: text, publishNow: true, platforms: [{ accountId }] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const targetId = res.body.post.targets[0]?.id ?? '';
+      const db = t.runtime.deps.store.db;
+      const row = await waitFor(async () => {
+        const r = await db.selectFrom('post_targets').selectAll().where('id', '=', targetId).executeTakeFirstOrThrow();
+        return r.status === 'pending' && r.attempts === 1 && r.next_attempt_at !== null ? r : null;
+      }, 10_000, 'the rate-limited attempt');
+      // The sandbox's reset is five minutes ahead (epoch seconds): the retry is set there, not on the usual backoff.
+      const reset = Math.ceil(Date.now() / 1000) + 300;
+      assert.ok(Math.abs(Number(row.next_attempt_at) - reset * 1000) < 5000, `retry at ${String(row.next_attempt_at)}, reset ${reset * 1000}`);
+      assert.match(row.progress, /"rkey":"/);
+      clock.offset += Number(row.next_attempt_at) - clock.now() + 1;
+      t.worker?.wake();
+      const post = await settled(t, key, res.body.post.id, undefined, 30_000);
+      clock.offset = 0;
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      assert.deepEqual(records().filter((r) => r.value.text === text).map((r) => r.uri), [post.targets[0]?.platformPostId]);
     });
 
     test('every rule is a 400 naming the field', async () => {
