@@ -41,7 +41,7 @@ for (const dialect of DIALECTS) {
       // Noise does not compress: a 3000 × 2000 PNG of it is several megabytes.
       large = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
       const small = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
-      files = await fileServer({ '/large.png': { body: large }, '/small.jpg': { body: small }, '/v.mp4': { body: Buffer.concat([samples.mp4, Buffer.alloc(20_000, 5)]) }, '/thumb.jpg': { body: small } });
+      files = await fileServer({ '/large.png': { body: large }, '/small.jpg': { body: small }, '/v.mp4': { body: Buffer.concat([samples.mp4, Buffer.alloc(20_000, 5)]) }, '/thumb.jpg': { body: small }, '/broken.jpg': { body: Buffer.concat([samples.jpeg.subarray(0, 3), Buffer.alloc(1_200_000, 7)]) } });
       ({ key } = await t.tenant());
       person = newBlueskyPerson(t.sandbox);
       accountId = await connectBluesky(t, key, person);
@@ -101,6 +101,16 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(big.aspectRatio, { width: 2000, height: 1333 });
       assert.deepEqual(small.aspectRatio, { width: 640, height: 480 });
       assert.equal(small.image.mimeType, 'image/jpeg');
+    });
+
+    test('an image over 1,000,000 bytes that cannot be made smaller fails the target naming its field; nothing is posted', async () => {
+      const text = `Broken ${dialect}`;
+      const res = await createPost(t, key, { content: text, publishNow: true, platforms: [{ accountId, platformSpecificData: { mediaUrls: [media('/small.jpg'), media('/broken.jpg')] } }] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const post = await settled(t, key, res.body.post.id, undefined, 30_000);
+      assert.equal(post.status, 'failed');
+      assert.match(post.targets[0]?.error ?? '', /platformSpecificData\.mediaUrls\[1\]: the image stays over 1,000,000 bytes/);
+      assert.deepEqual(records().filter((r) => r.value.text === text), []);
     });
 
     test('a video goes through the video service (service auth, limits, upload, job) and becomes the video embed with its alt text', async () => {

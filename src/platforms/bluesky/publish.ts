@@ -213,7 +213,7 @@ export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, ent
       async function imageBlob(url: string, field: string): Promise<{ blob: Json; aspectRatio: Json | null }> {
         const file = await fetchMedia(url);
         const image = await prepareImage(file.bytes);
-        if (!image) throw new PlatformError('invalid', `platformSpecificData.${field}: the image stays over 1,000,000 bytes even downscaled to 1000 px; Bluesky takes at most 1,000,000 bytes`, { platform: 'bluesky', code: 'image-too-large' });
+        if (!image) throw new PlatformError('invalid', `platformSpecificData.${field}: the image stays over 1,000,000 bytes (it could not be downscaled enough, or not read as an image); Bluesky takes at most 1,000,000 bytes`, { platform: 'bluesky', code: 'image-too-large' });
         const blob = await uploadBlob(api, session, image.bytes, image.mimeType ?? mediaTypeOf(file), now());
         return { blob, aspectRatio: image.width && image.height ? { width: image.width, height: image.height } : null };
       }
