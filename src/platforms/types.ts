@@ -176,6 +176,8 @@ export interface TokenInspection {
   refreshable?: boolean;
   /** What the platform's rules add to the recommendations (a date by which the person must consent again …). */
   notes?: string[];
+  /** The account's username as the platform names it now, when the check reads it (a Bluesky handle can change): the stored one follows it. */
+  username?: string | null;
 }
 
 export interface HealthChecker {

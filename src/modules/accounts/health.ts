@@ -77,6 +77,9 @@ async function check(deps: Deps, row: AccountRow): Promise<{ health: Health; cac
   }
   try {
     const inspection = await adapter.health.inspect(credentials, now);
+    if (inspection.username && inspection.username !== row.username) {
+      await deps.store.db.updateTable('accounts').set({ username: inspection.username, updated_at: now }).where('id', '=', row.id).execute();
+    }
     if (!inspection.valid) await markNeedsReconnect(deps, row.id, 'token_invalid', 'the platform reports the token as invalid');
     return { health: report(row, inspection.valid ? 'active' : 'needs_reconnect', inspection, facts, now, null), cache: true };
   } catch (error) {
