@@ -160,6 +160,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([h.token.valid, h.status], [false, 'needs_reconnect']);
     });
 
+    test('health reads getSession: a handle changed on Bluesky becomes the account’s username', async () => {
+      const person = newBlueskyPerson(t.sandbox);
+      const id = await connectBluesky(t, key, person);
+      const account = t.sandbox.people.blueskyAccounts.get(person.did);
+      assert.ok(account);
+      account.handle = `renamed-${person.handle}`;
+      const h = await health(id);
+      assert.deepEqual([h.token.valid, h.status], [true, 'active']);
+      assert.equal((await row(id)).username, `renamed-${person.handle}`);
+      assert.equal((await row(id)).platform_user_id, person.did, 'the DID stays the account id');
+    });
+
     test('tenant isolation: the account belongs to the organization whose key started the connect', async () => {
       const other = await t.tenant();
       const person = newBlueskyPerson(t.sandbox);

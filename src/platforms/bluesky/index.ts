@@ -29,10 +29,10 @@ export function blueskyAdapter(ctx: PlatformContext, settings: BlueskySettings):
     health: {
       async inspect(credentials, now) {
         // An ended session answers 401 (`auth`): the account needs reconnecting.
+        // The handle can change: the stored username follows the session's.
         const session = await currentSession(api, credentials, now);
-        const notes = session.handle && session.handle !== credentials.metadata.handle ? [`The account's handle is now ${session.handle}.`] : [];
-        if (!session.active) notes.push('Bluesky reports the account as not active (deactivated or suspended).');
-        return { valid: session.active, expiresAt: credentials.expiresAt, scopes: credentials.scopes, refreshable: credentials.refreshToken !== null, notes };
+        const notes = session.active ? [] : ['Bluesky reports the account as not active (deactivated or suspended).'];
+        return { valid: session.active, expiresAt: credentials.expiresAt, scopes: credentials.scopes, refreshable: credentials.refreshToken !== null, notes, username: session.handle };
       },
       // App passwords carry every right a post needs; there are no scopes to ask for.
       features: () => ({}),
