@@ -7,6 +7,9 @@ import sharp from 'sharp';
 import { facetCandidates, graphemes, textProblem } from '../src/platforms/bluesky/text.ts';
 import { tid, tids } from '../src/platforms/bluesky/tid.ts';
 import { prepareImage } from '../src/platforms/bluesky/images.ts';
+import { xrpc } from '../src/platforms/bluesky/xrpc.ts';
+import { pdsOf } from '../src/platforms/bluesky/identity.ts';
+import type { PlatformHttp, PlatformRequest } from '../src/platforms/http.ts';
 
 const at = (text: string, part: string) => {
   const i = text.indexOf(part);
@@ -50,5 +53,31 @@ describe('bluesky text', () => {
     const small = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#ff0000' } }).png().toBuffer();
     const kept = await prepareImage(small);
     assert.deepEqual([kept?.bytes, kept?.mimeType, kept?.width, kept?.height], [small, null, 30, 20]);
+  });
+
+  test('hosts an account’s DID document named (its PDS, a did:web host) are called as user-chosen; the entryway, plc.directory and the video service are not', async () => {
+    const sent: PlatformRequest[] = [];
+    const http: PlatformHttp = {
+      base: null,
+      browserUrl: (url) => url,
+      send: (_platform, request) => {
+        sent.push(request);
+        const body = request.url.endsWith('did.json') || request.url.startsWith('https://plc.directory/') ? { service: [{ id: '#atproto_pds', serviceEndpoint: 'https://pds.example.org' }] } : {};
+        return Promise.resolve({ status: 200, headers: new Headers(), body });
+      },
+    };
+    const api = xrpc(http, ['https://entry.example.net']);
+    await api.call('https://entry.example.net', 'com.atproto.identity.resolveHandle', {});
+    await api.call('https://video.bsky.app', 'app.bsky.video.getJobStatus', {});
+    await api.call('https://pds.example.org', 'com.atproto.server.getSession', {});
+    assert.equal(await pdsOf(api, 'did:plc:abcdefghijklmnopqrstuvwx'), 'https://pds.example.org');
+    assert.equal(await pdsOf(api, 'did:web:alice.example.com'), 'https://pds.example.org');
+    assert.deepEqual(sent.map((r) => [r.url, r.userChosenHost ?? false]), [
+      ['https://entry.example.net/xrpc/com.atproto.identity.resolveHandle', false],
+      ['https://video.bsky.app/xrpc/app.bsky.video.getJobStatus', false],
+      ['https://pds.example.org/xrpc/com.atproto.server.getSession', true],
+      ['https://plc.directory/did:plc:abcdefghijklmnopqrstuvwx', false],
+      ['https://alice.example.com/.well-known/did.json', true],
+    ]);
   });
 });

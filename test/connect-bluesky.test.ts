@@ -107,6 +107,19 @@ for (const dialect of DIALECTS) {
       assert.ok(ok.location?.searchParams.get('accountId'), ok.html);
     });
 
+    test('the main password of an account without two-factor sign-in: its session (scope com.atproto.access) is ended and the page asks for an app password', async () => {
+      const person = newBlueskyPerson(t.sandbox);
+      const { pageUrl, state } = await startConnect(t, key);
+      const start = mark();
+      const main = await submitPage(pageUrl, state, person.handle, person.mainPassword);
+      assert.equal(main.response.status, 400);
+      assert.match(main.html, /looks like your main password: create an app password/);
+      const calls = t.sandbox.journal.list({ after: start });
+      assert.equal(calls.find((c) => c.path === '/xrpc/com.atproto.server.createSession')?.status, 200, 'Bluesky made a session');
+      assert.equal(calls.find((c) => c.path === '/xrpc/com.atproto.server.deleteSession')?.status, 200, 'and the service ended it');
+      assert.deepEqual(await db().selectFrom('accounts').select('id').where('platform_user_id', '=', person.did).execute(), []);
+    });
+
     test('the fifth wrong try spends the state: nothing connected, the page link expired', async () => {
       const person = newBlueskyPerson(t.sandbox);
       const { pageUrl, state } = await startConnect(t, key);

@@ -123,6 +123,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(auths, [['did:web:video.bsky.app', 'app.bsky.video.getUploadLimits'], ['did:web:bsky.social', 'com.atproto.repo.uploadBlob']]);
       assert.equal(calls.filter((c) => c.host === 'video.bsky.app' && c.path === '/xrpc/app.bsky.video.uploadVideo').length, 1);
       assert.ok(calls.some((c) => c.path === '/xrpc/app.bsky.video.getJobStatus'));
+
+      // The same video in another post: the service answers already_exists naming a job with the earlier blob.
+      const againStart = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const again = await publish('Shaping, once more', { mediaUrl: media('/v.mp4') });
+      assert.deepEqual(t.sandbox.journal.list({ after: againStart }).filter((c) => c.path === '/xrpc/app.bsky.video.uploadVideo').map((c) => c.status), [409]);
+      const second = again.record.value.embed as { video: { ref: { $link: string } } };
+      assert.equal(second.video.ref.$link, (embed.video as unknown as { ref: { $link: string } }).ref.$link);
     });
 
     test('a link card with its thumbnail blob; a quote alone, and a quote with media as recordWithMedia', async () => {

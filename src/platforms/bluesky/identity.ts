@@ -31,7 +31,8 @@ export function didDocumentUrl(did: string): string {
 
 /** The PDS (an https origin) of a DID, from its document; null when the DID has no document or no PDS. */
 export async function pdsOf(api: Xrpc, did: string): Promise<string | null> {
-  const response = await api.http.send('bluesky', { url: didDocumentUrl(did) });
+  // A did:web document is served by a host its owner chose (http.ts guards such calls).
+  const response = await api.http.send('bluesky', { url: didDocumentUrl(did), ...(did.startsWith('did:web:') ? { userChosenHost: true as const } : {}) });
   if (response.status === 404 || response.status === 410) return null;
   if (response.status >= 500) throw new PlatformError('transient', `the DID document of ${did} answered HTTP ${response.status}`, { platform: 'bluesky', status: response.status });
   if (response.status >= 300) throw new PlatformError('permanent', `the DID document of ${did} answered HTTP ${response.status}`, { platform: 'bluesky', status: response.status });

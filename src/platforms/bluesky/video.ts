@@ -5,7 +5,7 @@
 // the blob are kept in the target's progress, so a retry never uploads the video twice.
 import { PlatformError } from '../errors.ts';
 import { obj, str, text, type Json } from '../json.ts';
-import type { Session, Xrpc } from './xrpc.ts';
+import { blueskyBody, type Session, type Xrpc } from './xrpc.ts';
 
 export const VIDEO_SERVICE = 'https://video.bsky.app';
 const VIDEO_SERVICE_DID = 'did:web:video.bsky.app';
@@ -28,8 +28,12 @@ export async function startVideo(api: Xrpc, session: Session, bytes: Uint8Array,
   if (remaining !== null && bytes.length > remaining) throw new PlatformError('invalid', `the video has ${bytes.length} bytes and the account may upload ${remaining} more today`, { platform: 'bluesky', code: 'video-limit' });
   const host = new URL(session.pds).host;
   const uploadToken = await serviceToken(api, session, `did:web:${host}`, 'com.atproto.repo.uploadBlob', now);
-  const job = await api.call(VIDEO_SERVICE, 'app.bsky.video.uploadVideo', { method: 'POST', query: { did: session.did, name }, body: bytes, headers: { 'content-type': 'video/mp4' }, bearer: uploadToken, timeoutMs: 600_000, now });
-  const jobId = str(job.jobId);
+  const response = await api.send(VIDEO_SERVICE, 'app.bsky.video.uploadVideo', { method: 'POST', query: { did: session.did, name }, body: bytes, headers: { 'content-type': 'video/mp4' }, bearer: uploadToken, timeoutMs: 600_000 });
+  // The same video again: the service names a job that holds the blob it made before (an error body).
+  const answer = obj(response.body);
+  const earlier = answer.error === 'already_exists' ? str(answer.jobId) : null;
+  if (earlier) return earlier;
+  const jobId = str(blueskyBody(response, now).jobId);
   if (!jobId) throw new PlatformError('transient', 'Bluesky answered the video upload without a job id', { platform: 'bluesky' });
   return jobId;
 }

@@ -36,7 +36,8 @@ export const XRPC_STATUSES: Readonly<Record<number, PlatformErrorKind>> = {
 export function blueskyError(response: PlatformResponse, now: number | null = null): PlatformError {
   const body = obj(response.body);
   const status = response.status;
-  const name = str(body.error);
+  // The video service answers some refusals as a job status: `{jobStatus: {error: "unconfirmed_email"}}`.
+  const name = str(body.error) ?? str(obj(body.jobStatus).error);
   const kind: PlatformErrorKind = status === 429 ? 'rate_limited' : status >= 500 ? 'transient' : name !== null && Object.hasOwn(XRPC_ERRORS, name) ? (XRPC_ERRORS[name] ?? 'permanent') : (XRPC_STATUSES[status] ?? 'permanent');
   const reset = Number(response.headers.get('ratelimit-reset'));
   const retryAfterMs = kind === 'rate_limited' && now !== null && Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - now) : undefined;
@@ -61,16 +62,31 @@ export interface Session {
 
 export interface Xrpc {
   readonly http: PlatformHttp;
-  /** A query (GET) or procedure (POST, JSON or raw bytes) at `{host}/xrpc/{nsid}`. */
+  /**
+   * A query (GET) or procedure (POST, JSON or raw bytes) at `{host}/xrpc/{nsid}`. A host other
+   * than Bluesky's own (the entryway, the video service) came from a DID document, which anyone
+   * can publish: such calls are marked user-chosen (public https addresses only, http.ts).
+   */
   call(host: string, nsid: string, request: Omit<PlatformRequest, 'url'> & { now?: number }): Promise<Json>;
+  /** The raw answer of such a call, for the answers read before the error table (video's already_exists). */
+  send(host: string, nsid: string, request: Omit<PlatformRequest, 'url'>): Promise<PlatformResponse>;
 }
 
-export function xrpc(http: PlatformHttp): Xrpc {
+/** Bluesky's own hosts; every other one an account's DID document named. */
+const OWN_HOSTS = ['video.bsky.app', 'plc.directory'];
+
+/** `trusted`: the operator's own settings (BLUESKY_ENTRYWAY), called as Bluesky's hosts are. */
+export function xrpc(http: PlatformHttp, trusted: readonly string[] = []): Xrpc {
+  const own = new Set([...OWN_HOSTS, ...trusted.map((url) => new URL(url).host)]);
+  const send = (host: string, nsid: string, request: Omit<PlatformRequest, 'url'>) => {
+    const url = `${host.replace(/\/+$/, '')}/xrpc/${nsid}`;
+    return http.send('bluesky', { ...request, url, ...(own.has(new URL(url).host) ? {} : { userChosenHost: true as const }) });
+  };
   return {
     http,
+    send,
     async call(host, nsid, { now, ...request }) {
-      const response = await http.send('bluesky', { ...request, url: `${host.replace(/\/+$/, '')}/xrpc/${nsid}` });
-      return blueskyBody(response, now ?? null);
+      return blueskyBody(await send(host, nsid, request), now ?? null);
     },
   };
 }
