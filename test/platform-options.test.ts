@@ -78,6 +78,7 @@ describe('platform options schemas', () => {
     assert.deepEqual(stored('tiktok'), { title: 'Our bakery', privacyLevel: 'SELF_ONLY', mediaType: 'image', mediaUrls: [PHOTO] });
     assert.deepEqual(stored('youtube'), { mediaUrl: VID, title: 'Sourdough, start to finish', madeForKids: false, tags: ['bread', 'sourdough'], firstComment: 'Recipe in the description' });
     assert.deepEqual(stored('pinterest'), { boardId: BOARD, title: 'Rye loaf', link: 'https://example.com/rye', altText: 'A grey square', mediaType: 'IMAGE', mediaUrls: [PHOTO] });
+    assert.deepEqual(stored('bluesky'), { langs: ['en'], replyControl: 'mentioned', firstComment: 'Open every day', mediaUrls: [PHOTO], altTexts: ['A grey square'] });
   });
 
   test('stored options read back as the typed value of their platform, and a row of another shape as null', () => {
@@ -139,6 +140,7 @@ describe('platform options schemas', () => {
       x: [{}, { mediaUrl: IMG }],
       youtube: [{}, { mediaUrl: VID }],
       pinterest: [{ mediaUrl: IMG }, { mediaUrl: VID }],
+      bluesky: [{}, { mediaUrl: IMG }],
     };
     for (const platform of PLATFORMS) {
       for (const [key, schema] of Object.entries(SCHEMAS[platform].data.properties)) {
