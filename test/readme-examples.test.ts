@@ -1,5 +1,5 @@
 // "Your first posts" in docs/guides/publishing.md, as a newcomer runs it: one account connected per platform the
-// way a browser does (the sandbox's consent page, the service's callback), then the guide's
+// way a browser does (the sandbox's consent page and the service's callback, or the service's own sign-in page), then the guide's
 // marked shell blocks run as they are with bash and curl (its photo upload included), and every
 // post they create ends `published` on its platform. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
@@ -9,9 +9,10 @@ import type { TestApp } from './harness/app.ts';
 import { CLIENT_REDIRECT, startConnectApp, walkConnect } from './harness/connect.ts';
 import { DIALECTS, skipReason } from './harness/databases.ts';
 import { bash, examplesIn } from './harness/readme.ts';
+import { startConnect, submitPage } from './bluesky-support.ts';
 import { waitFor } from './harness/wait.ts';
 
-const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin', 'youtube', 'pinterest'] as const;
+const PLATFORMS = ['reddit', 'instagram', 'facebook', 'threads', 'tiktok', 'x', 'linkedin', 'youtube', 'pinterest', 'bluesky'] as const;
 
 interface PostBody {
   post: { id: string; status: string; targets: Array<{ platform: string; status: string; platformPostId: string | null; url: string | null; error: string | null; warnings: unknown[] }> };
@@ -45,6 +46,14 @@ for (const dialect of DIALECTS) {
       // As the guide says: facebook with "Sandbox Books" unticked, so "Sandbox Bakery" connects at once.
       const books = [...t.sandbox.people.pages.values()].find((page) => page.name === 'Sandbox Books')?.id ?? '';
       for (const platform of PLATFORMS) {
+        if (platform === 'bluesky') {
+          // As the guide says: the service's own page, with the seeded handle and app password.
+          const { pageUrl, state } = await startConnect(t, key, { redirectUrl: CLIENT_REDIRECT });
+          const { location } = await submitPage(pageUrl, state, 'sandbox.bsky.social', 'sand-box0-app0-pass');
+          accounts.bluesky = location?.searchParams.get('accountId') ?? '';
+          assert.ok(accounts.bluesky, `bluesky connected: ${location?.toString() ?? 'no redirect'}`);
+          continue;
+        }
         const walk = await walkConnect(t, key, platform, { redirectUrl: CLIENT_REDIRECT }, platform === 'facebook' ? { untick: [books] } : {});
         // As the guide says: linkedin's consent ends in a choice, where "Sandbox Bakery" is selected.
         const pendingId = platform === 'linkedin' ? walk.location?.searchParams.get('pendingId') : null;

@@ -132,7 +132,7 @@ export interface paths {
         };
         /**
          * An OAuth authorization URL to connect an account
-         * @description The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId (several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. whatsapp returns the URL of the embedded signup page.
+         * @description The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId (several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. whatsapp returns the URL of the embedded signup page, and a platform that signs in with credentials rather than an OAuth consent (an app password) the URL of the service's own sign-in page, where the person types them; only the session they yield is kept.
          */
         get: operations["startConnect"];
         put?: never;
@@ -468,7 +468,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete the live post on the platform (facebook, threads, x, linkedin, youtube, pinterest); the post stays in the service */
+        /** Delete the live post on the platform (facebook, threads, x, linkedin, youtube, pinterest, bluesky); the post stays in the service */
         post: operations["unpublishPost"];
         delete?: never;
         options?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn comments on or off on the live post (instagram) */
+        /** Turn comments on or off on the live post (instagram, bluesky) */
         post: operations["updateCommentsSettings"];
         delete?: never;
         options?: never;
@@ -661,7 +661,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A live post's comments, read from the platform (instagram, facebook, threads, x, linkedin, youtube), replies after their parent */
+        /** A live post's comments, read from the platform (instagram, facebook, threads, x, linkedin, youtube, bluesky), replies after their parent */
         get: operations["listInboxComments"];
         put?: never;
         /** Comment on a live post as the account (where its platform allows comments; elsewhere 400 not_supported) */
@@ -698,9 +698,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hide a comment from everyone but its author (instagram, facebook, threads, x, youtube); accountId in the body or the query */
+        /** Hide a comment from everyone but its author (instagram, facebook, threads, x, youtube, bluesky); accountId in the body or the query */
         post: operations["hideInboxComment"];
-        /** Show a hidden comment again (instagram, facebook, threads, x, youtube); accountId in the body or the query */
+        /** Show a hidden comment again (instagram, facebook, threads, x, youtube, bluesky); accountId in the body or the query */
         delete: operations["unhideInboxComment"];
         options?: never;
         head?: never;
@@ -716,9 +716,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Like a comment as the account (facebook, x); accountId in the body or the query */
+        /** Like a comment as the account (facebook, x, bluesky); accountId in the body or the query */
         post: operations["likeInboxComment"];
-        /** Take the like back (facebook, x); accountId in the body or the query */
+        /** Take the like back (facebook, x, bluesky); accountId in the body or the query */
         delete: operations["unlikeInboxComment"];
         options?: never;
         head?: never;
@@ -735,7 +735,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment (instagram, facebook, x, linkedin, youtube) */
+        /** Delete a comment (instagram, facebook, x, linkedin, youtube, bluesky) */
         delete: operations["deleteInboxComment"];
         options?: never;
         head?: never;
@@ -749,7 +749,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts or media that name or tag the account, newest first (instagram, x) */
+        /** Posts or media that name or tag the account, newest first (instagram, x, bluesky) */
         get: operations["listAccountMentions"];
         put?: never;
         post?: never;
@@ -1553,7 +1553,7 @@ export interface components {
         Account: {
             id: string;
             /** @enum {string} */
-            platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "whatsapp" | "x" | "linkedin" | "youtube" | "pinterest";
+            platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "whatsapp" | "x" | "linkedin" | "youtube" | "pinterest" | "bluesky";
             platformUserId: string;
             username: string | null;
             displayName: string | null;
@@ -1632,7 +1632,7 @@ export interface components {
             id: string;
             accountId: string;
             /** @enum {string} */
-            platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "x" | "linkedin" | "youtube" | "pinterest";
+            platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "x" | "linkedin" | "youtube" | "pinterest" | "bluesky";
             /** @enum {string} */
             status: "pending" | "publishing" | "published" | "failed";
             platformPostId: string | null;
@@ -1640,7 +1640,7 @@ export interface components {
             error: string | null;
             /** @description Delivery attempts made. */
             attempts: number;
-            /** @description platformSpecificData keys that were skipped, and why. */
+            /** @description platformSpecificData keys that were skipped, and why; and, once published, what the platform did otherwise than asked (a thumbnail YouTube refused). */
             warnings: {
                 key: string;
                 message: string;
@@ -1927,7 +1927,7 @@ export interface components {
             metrics: {
                 [key: string]: number;
             };
-            /** @description Asked for, but the platform (or this kind of post) has no such metric. Our names: views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos. */
+            /** @description Asked for, but the platform (or this kind of post) has no such metric. Our names: views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos, watchTimeMinutes, subscribersGained. */
             unsupported: string[];
             errors: components["schemas"]["AnalyticsError"][];
         };
@@ -1952,7 +1952,7 @@ export interface components {
             accountId: string;
             platform: string;
             metrics: components["schemas"]["AccountMetric"][];
-            /** @description Asked for, but the platform (or this kind of post) has no such metric. Our names: views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos. */
+            /** @description Asked for, but the platform (or this kind of post) has no such metric. Our names: views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos, watchTimeMinutes, subscribersGained. */
             unsupported: string[];
             errors: components["schemas"]["AnalyticsError"][];
         };
@@ -2485,6 +2485,63 @@ export interface components {
             coverImageUrl?: string;
             /** @description Video only: the second of the video shown as cover (default 0); not with coverImageUrl. */
             coverImageKeyFrameTime?: number;
+        };
+        /**
+         * BlueskyData
+         * @description platformSpecificData of a bluesky target. The content is the post's text: at most 300 graphemes and 3000 UTF-8 bytes; links, @handles and #tags in it become links, mentions and tags.
+         */
+        BlueskyData: {
+            /**
+             * Format: uri
+             * @description One image or one MP4 video (https).
+             */
+            mediaUrl?: string;
+            /** @description 1 to 4 images, or 1 MP4 video; never mixed. Images over 1,000,000 bytes are downscaled (at most 2000 px, JPEG). */
+            mediaUrls?: string[];
+            /** @description The alt text of every image, or of the video (at most 1000 graphemes). */
+            altText?: string;
+            /** @description One per media item (null for none: images get an empty alt text). */
+            altTexts?: (string | null)[];
+            /** @description A link card (external embed); Bluesky fetches nothing itself, so the card shows what is given here. Not with media. */
+            linkCard?: {
+                /**
+                 * Format: uri
+                 * @description The link (https).
+                 */
+                url: string;
+                title?: string;
+                description?: string;
+                /**
+                 * Format: uri
+                 * @description An image shown on the card (https; downscaled like post images).
+                 */
+                thumbnailUrl?: string;
+            };
+            /** @description The at:// URI of a post to quote (with media: the media and the quote together). */
+            quoteUri?: string;
+            /** @description 1 to 3 BCP-47 language tags of the text. */
+            langs?: string[];
+            /**
+             * @description Who may reply (everyone by default): a thread gate made with the post.
+             * @enum {string}
+             */
+            replyControl?: "everyone" | "nobody" | "mentioned" | "following" | "followers";
+            /**
+             * @description A self-label that hides the media behind a warning.
+             * @enum {string}
+             */
+            contentWarning?: "sexual" | "nudity" | "porn" | "graphic-media";
+            /** @description A reply chain of 1 to 25 posts published instead of the content and its media. */
+            threadItems?: {
+                /** @description The text of this post of the chain (at most 300 graphemes and 3000 UTF-8 bytes). */
+                content: string;
+                /** @description 1 to 4 images, or 1 MP4 video; never mixed. Images over 1,000,000 bytes are downscaled (at most 2000 px, JPEG). */
+                mediaUrls?: string[];
+                /** @description One per media item (null for none: images get an empty alt text). */
+                altTexts?: (string | null)[];
+            }[];
+            /** @description A reply by the account to the (first) post, at most 300 graphemes. */
+            firstComment?: string;
         };
         /**
          * PostPublishedEvent
@@ -3622,7 +3679,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "whatsapp" | "x" | "linkedin" | "youtube" | "pinterest";
+                platform: "reddit" | "instagram" | "facebook" | "threads" | "tiktok" | "whatsapp" | "x" | "linkedin" | "youtube" | "pinterest" | "bluesky";
             };
             cookie?: never;
         };
@@ -5374,10 +5431,10 @@ export interface operations {
                     platforms: {
                         /** @description Id of a connected account. */
                         accountId: string;
-                        /** @description The account's platform, as a check: reddit, instagram, facebook, threads, tiktok, x, linkedin, youtube, pinterest. Accounts of whatsapp cannot be post targets. Any other word is refused; so is one that does not match the account. */
+                        /** @description The account's platform, as a check: reddit, instagram, facebook, threads, tiktok, x, linkedin, youtube, pinterest, bluesky. Accounts of whatsapp cannot be post targets. Any other word is refused; so is one that does not match the account. */
                         platform?: string;
-                        /** @description Options for the account's platform: reddit (RedditData), instagram (InstagramData), facebook (FacebookData), threads (ThreadsData), tiktok (TiktokData), x (XData), linkedin (LinkedInData), youtube (YouTubeData), pinterest (PinterestData). Keys of another platform, unknown keys and keys that do not apply to the content type are not refused: they are skipped and come back as the target's warnings. A null value is the same as leaving the key out. Rules said to apply when the post goes live are checked when it is published now or scheduled, not on drafts. In this document each platform schema is closed (additionalProperties: false), so a client generated from it rejects a misspelt key at compile time; the server itself does not refuse unknown keys here: it skips them and names them in the target's warnings. */
-                        platformSpecificData?: components["schemas"]["RedditData"] | components["schemas"]["InstagramData"] | components["schemas"]["FacebookData"] | components["schemas"]["ThreadsData"] | components["schemas"]["TiktokData"] | components["schemas"]["XData"] | components["schemas"]["LinkedInData"] | components["schemas"]["YouTubeData"] | components["schemas"]["PinterestData"];
+                        /** @description Options for the account's platform: reddit (RedditData), instagram (InstagramData), facebook (FacebookData), threads (ThreadsData), tiktok (TiktokData), x (XData), linkedin (LinkedInData), youtube (YouTubeData), pinterest (PinterestData), bluesky (BlueskyData). Keys of another platform, unknown keys and keys that do not apply to the content type are not refused: they are skipped and come back as the target's warnings. A null value is the same as leaving the key out. Rules said to apply when the post goes live are checked when it is published now or scheduled, not on drafts. In this document each platform schema is closed (additionalProperties: false), so a client generated from it rejects a misspelt key at compile time; the server itself does not refuse unknown keys here: it skips them and names them in the target's warnings. */
+                        platformSpecificData?: components["schemas"]["RedditData"] | components["schemas"]["InstagramData"] | components["schemas"]["FacebookData"] | components["schemas"]["ThreadsData"] | components["schemas"]["TiktokData"] | components["schemas"]["XData"] | components["schemas"]["LinkedInData"] | components["schemas"]["YouTubeData"] | components["schemas"]["PinterestData"] | components["schemas"]["BlueskyData"];
                     }[];
                     /**
                      * Format: date-time
@@ -6714,7 +6771,7 @@ export interface operations {
     listInboxComments: {
         parameters: {
             query?: {
-                /** @description A post of this service: its first published target on one of instagram, facebook, threads, x, linkedin, youtube (accountId picks another). */
+                /** @description A post of this service: its first published target on one of instagram, facebook, threads, x, linkedin, youtube, bluesky (accountId picks another). */
                 postId?: string;
                 /** @description The account acting; an unknown or foreign account is 404. */
                 accountId?: string;
@@ -8311,7 +8368,7 @@ export interface operations {
     getPostAnalytics: {
         parameters: {
             query?: {
-                /** @description Comma list of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos); absent: every metric the platform has. */
+                /** @description Comma list of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos, watchTimeMinutes, subscribersGained); absent: every metric the platform has. */
                 metrics?: string;
                 /** @description Only this account's target. */
                 accountId?: string;
@@ -8379,7 +8436,7 @@ export interface operations {
     getAccountAnalytics: {
         parameters: {
             query?: {
-                /** @description Comma list of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos); absent: every metric the platform has. */
+                /** @description Comma list of our metric names (views, reach, likes, comments, shares, saves, replies, reposts, quotes, clicks, interactions, profileVisits, follows, videoViews, score, upvoteRatio, followers, newFollowers, unfollows, profileViews, websiteClicks, accountsEngaged, videos, watchTimeMinutes, subscribersGained); absent: every metric the platform has. */
                 metrics?: string;
                 /** @description day when absent. */
                 period?: "day" | "week" | "days_28" | "lifetime";
