@@ -19,6 +19,7 @@ import { signInLink, DashboardClient, json } from './dashboard-support.ts';
 import { authorizeUrl, decide, pkce, REDIRECT, registeredClient, revoke, standardParams, token } from './mcp-oauth-support.ts';
 import { startPostsApp, type PostsApp } from './posts-support.ts';
 import { connectNumber, firstPhone, whatsappUserToken } from './whatsapp-support.ts';
+import { newBlueskyPerson, startConnect as startBlueskyConnect, submitPage } from './bluesky-support.ts';
 
 /** Everything the process writes to standard output while `run` runs (the service's JSON lines). */
 async function captureStdout(run: () => Promise<void>): Promise<string> {
@@ -133,6 +134,21 @@ for (const dialect of DIALECTS) {
         const replayed = await token(t, { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
         assert.equal(replayed.status, 400);
         assert.equal(await revoke(t, { token: refreshed.body.refresh_token, client_id: clientId }), 200);
+
+        // Bluesky's sign-in page: a wrong app password, then the right one; the session tokens it yields.
+        const person = newBlueskyPerson(t.sandbox);
+        keep('Bluesky app password', person.appPassword);
+        keep('Bluesky main password', person.mainPassword);
+        const { pageUrl, state } = await startBlueskyConnect(t, key);
+        keep('Bluesky page state', state);
+        assert.equal((await submitPage(pageUrl, state, person.handle, person.mainPassword)).response.status, 400);
+        const signedInBluesky = await submitPage(pageUrl, state, person.handle, person.appPassword);
+        const blueskyId = signedInBluesky.location?.searchParams.get('accountId') ?? '';
+        assert.ok(blueskyId, signedInBluesky.html);
+        const session = await t.runtime.deps.store.db.selectFrom('accounts').select(['access_token_enc', 'refresh_token_enc']).where('id', '=', blueskyId).executeTakeFirstOrThrow();
+        keep('Bluesky access JWT', session.access_token_enc ? t.runtime.deps.sealer.open(session.access_token_enc) : null);
+        keep('Bluesky refresh JWT', session.refresh_token_enc ? t.runtime.deps.sealer.open(session.refresh_token_enc) : null);
+        assert.equal((await t.request(`/api/v1/accounts/${blueskyId}/health`, { key })).status, 200);
 
         // A webhook endpoint: its secret, answered once.
         const hook = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: json, body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['post.published'] }) });
