@@ -45,6 +45,13 @@ describe('bluesky text', () => {
     assert.ok(tid(Date.parse('2030-01-01T00:00:00Z') * 1000) > (keys[2] ?? ''));
   });
 
+  test('TIDs asked for in the same millisecond never repeat (a burst of due posts of one account)', () => {
+    const ms = Date.now();
+    const keys = Array.from({ length: 500 }, () => tids(ms, 2)).flat();
+    assert.equal(new Set(keys).size, keys.length);
+    assert.deepEqual([...keys].sort(), keys, 'and they keep increasing');
+  });
+
   test('an image over 1,000,000 bytes is downscaled to at most 2000 px as JPEG; a small one is kept as it is', async () => {
     const large = await sharp({ create: { width: 2600, height: 3400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).png().toBuffer();
     const prepared = await prepareImage(large);

@@ -68,6 +68,16 @@ for (const dialect of DIALECTS) {
     };
     const send = (path: string, body: unknown) => t.request(path, { method: 'POST', key, headers: json, body: JSON.stringify(body) });
 
+    test('a burst of posts falling due together for one account: each record under a key of its own, none refused as taken', async () => {
+      const start = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const created = await Promise.all(Array.from({ length: 12 }, (_, i) => createPost(t, key, { content: `Burst ${i}`, publishNow: true, platforms: [{ accountId, platformSpecificData: {} }] })));
+      const posts = await Promise.all(created.map((res) => settled(t, key, res.body.post.id, undefined, 30_000)));
+      assert.deepEqual(posts.map((p) => p.status), Array(12).fill('published'));
+      const creates = t.sandbox.journal.list({ after: start, host: 'bsky.social', path: '/xrpc/com.atproto.repo.createRecord' });
+      assert.deepEqual(creates.map((e) => e.status), Array(12).fill(200), 'one createRecord each, none answered 500 for a taken key');
+      assert.equal(new Set(posts.map((p) => p.targets[0]?.platformPostId)).size, 12);
+    });
+
     test('text: links, mentions and tags as facets at UTF-8 byte offsets (after emoji and accents); langs and the content warning; the url', async () => {
       const text = 'Café ☕ 👩‍🍳 — new loaves at https://example.com/bread?x=1. Thanks @friend.bsky.social and @nobody.example.com! #sourdough #42 ok';
       const { target, record } = await publish(text, { langs: ['en', 'fr'], contentWarning: 'graphic-media' });

@@ -24,7 +24,7 @@ import { prepareImage } from './images.ts';
 import type { BlueskyOptions } from './options.ts';
 import { createRecord, getRecord, parseAtUri, POST, THREADGATE, uploadBlob, type StrongRef } from './repo.ts';
 import { facetsOf } from './text.ts';
-import { tid, tids } from './tid.ts';
+import { tids } from './tid.ts';
 import { gateRecord } from './gate.ts';
 import { startVideo, videoJob } from './video.ts';
 import type { Session, Xrpc } from './xrpc.ts';
@@ -140,8 +140,8 @@ export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, ent
             const found = await getRecord(api, session, session.did, POST, done.rkey, now());
             if (!found) return null;
             if (text(found.value.createdAt) === done.createdAt && text(found.value.text) === unit.text) return { uri: found.uri, cid: found.cid };
-            // Another post of this account holds the key (two chose the same microsecond): ours gets a new one.
-            done.rkey = tid(now() * 1000);
+            // Another post of this account holds the key (another process chose the same microsecond and clock id): ours gets a new one.
+            [done.rkey = ''] = tids(now(), 1);
             await store();
             return null;
           },

@@ -18,8 +18,16 @@ export function tid(micros: number, clockId = CLOCK_ID): string {
   return out;
 }
 
-/** `count` increasing TIDs from the time `ms`, a microsecond apart, from a random microsecond of that millisecond. */
+/** The last microsecond this process used in a key. */
+let last = 0;
+
+/**
+ * `count` increasing TIDs from the time `ms`, a microsecond apart. Never one this process gave
+ * before: targets published in the same millisecond (a burst of due posts) would otherwise share
+ * keys, and the second createRecord would find the first one's record at its key.
+ */
 export function tids(ms: number, count: number): string[] {
-  const start = ms * 1000 + randomInt(500);
+  const start = Math.max(ms * 1000, last + 1);
+  last = start + count - 1;
   return Array.from({ length: count }, (_, i) => tid(start + i));
 }
