@@ -42,8 +42,8 @@ for (const dialect of DIALECTS) {
       const accounts = [];
       for (let i = 0; i < ACCOUNTS; i++) accounts.push(await addPinterestAccount(t, organizationId));
       const env = { PLATFORM_TIMEOUT_MS: '2000', JOB_LEASE_MS: '1000' };
+      // One worker until the kill, so the calls in flight are the killed worker's; the other starts after it.
       const first = await startWorkerProcess(t, workers, env);
-      const second = await startWorkerProcess(t, workers, env);
       const posts: Array<{ id: string; content: string }> = [];
       for (let n = 0; n < POSTS_PER_ACCOUNT; n++) {
         for (const account of accounts) {
@@ -61,6 +61,7 @@ for (const dialect of DIALECTS) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       first.child.kill('SIGKILL');
       await first.stop();
+      const second = await startWorkerProcess(t, workers, env);
       await waitFor(async () => {
         const rows = await db.selectFrom('posts').select(['status']).where('organization_id', '=', organizationId).execute();
         return rows.every((r) => ['published', 'failed', 'partial'].includes(r.status)) ? rows : null;

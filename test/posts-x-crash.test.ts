@@ -43,8 +43,8 @@ for (const dialect of DIALECTS) {
       const { key, organizationId } = await t.tenant();
       const accounts = [];
       for (let i = 0; i < ACCOUNTS; i++) accounts.push(await addXAccount(t, organizationId));
+      // One worker until the kill, so the calls in flight are the killed worker's; the other starts after it.
       const first = await startWorker(reads);
-      const second = await startWorker(reads);
       const posts: Array<{ id: string; content: string }> = [];
       for (let n = 0; n < POSTS_PER_ACCOUNT; n++) {
         for (const account of accounts) {
@@ -62,6 +62,7 @@ for (const dialect of DIALECTS) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       first.child.kill('SIGKILL');
       await first.stop();
+      const second = await startWorker(reads);
       await waitFor(async () => {
         const rows = await db.selectFrom('posts').select(['status']).where('organization_id', '=', organizationId).execute();
         return rows.every((r) => ['published', 'failed', 'partial'].includes(r.status)) ? rows : null;

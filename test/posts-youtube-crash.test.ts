@@ -1,10 +1,10 @@
 // youtube exactly once across a crash (DESIGN "Publishing and exactly once", the youtube row). The
 // API and the sandbox run in this test's process; delivery runs in `socialapi worker` processes
 // reaching the sandbox over HTTP. The upload's PUTs and the first comment's POST are slowed down,
-// and one worker is killed with SIGKILL while uploads are in flight; the sandbox finishes what
-// reached it, as YouTube would. The other worker finds each session URI in the target's progress,
-// asks the session where it stands (`bytes */total`), and adopts the finished video or sends the
-// rest; the first comment's marker makes it look for the comment before writing it again. Every
+// and the one worker is killed with SIGKILL while uploads are in flight; the sandbox finishes
+// what reached it, as YouTube would. A worker started after it finds each session URI in the
+// target's progress, asks the session where it stands (`bytes */total`), and adopts the finished
+// video or sends the rest; the first comment's marker makes it look for the comment before writing it again. Every
 // video and every first comment exists once, and each target holds its video.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -44,8 +44,8 @@ for (const dialect of DIALECTS) {
       const { key, organizationId } = await t.tenant();
       const accounts = [];
       for (let i = 0; i < ACCOUNTS; i++) accounts.push(await addYouTubeAccount(t, organizationId));
+      // One worker until the kill, so the uploads in flight are the killed worker's; the other starts after it.
       const first = await startWorker();
-      const second = await startWorker();
       const posts: Array<{ id: string; title: string }> = [];
       for (let n = 0; n < POSTS_PER_ACCOUNT; n++) {
         for (const account of accounts) {
@@ -67,6 +67,7 @@ for (const dialect of DIALECTS) {
       }, 60_000, 'uploads in flight', 50);
       first.child.kill('SIGKILL');
       await first.stop();
+      const second = await startWorker();
       await waitFor(async () => {
         const rows = await db.selectFrom('posts').select(['status']).where('organization_id', '=', organizationId).execute();
         return rows.every((r) => ['published', 'failed', 'partial'].includes(r.status)) ? rows : null;
