@@ -17,6 +17,7 @@ import { jwtClaims } from '../src/platforms/bluesky/connect.ts';
 import { PlatformError } from '../src/platforms/errors.ts';
 import { credentialsOf } from '../src/modules/accounts/credentials.ts';
 import { connectBluesky, control, newBlueskyPerson, REDIRECT, startConnect, submitPage } from './bluesky-support.ts';
+import { signedIn } from './dashboard-support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`connect bluesky (${dialect})`, { skip: skipReason(dialect) }, () => {
@@ -183,6 +184,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([h.token.valid, h.status], [true, 'active']);
       assert.equal((await row(id)).username, `renamed-${person.handle}`);
       assert.equal((await row(id)).platform_user_id, person.did, 'the DID stays the account id');
+    });
+
+    test('the dashboard’s reconnect button opens the page; signing in there again reconnects the same account and comes back to it', async () => {
+      const person = newBlueskyPerson(t.sandbox);
+      const id = await connectBluesky(t, key, person);
+      const client = await signedIn(t, organizationId);
+      const reconnect = await client.submit(`/dashboard/accounts/${id}/reconnect`);
+      assert.equal(reconnect.status, 303);
+      const page = new URL(reconnect.location ?? '', t.url);
+      assert.equal(page.pathname, '/api/v1/connect/bluesky/signup');
+      const { location } = await submitPage(page, page.searchParams.get('state') ?? '', person.handle, person.appPassword);
+      assert.equal(location?.pathname, `/dashboard/accounts/${id}`);
+      assert.equal(location?.searchParams.get('accountId'), id);
+      assert.equal(await statusOf(id), 'active');
     });
 
     test('tenant isolation: the account belongs to the organization whose key started the connect', async () => {
