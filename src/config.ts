@@ -106,6 +106,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
+function httpOrigin(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+  return url.origin;
+}
+
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = text(env, name);
   if (raw === null) return fallback;
@@ -192,6 +200,7 @@ function platformConfig(env: Env, sandbox: boolean): PlatformConfig {
     text: (name) => text(env, name),
     flag: (name, fallback) => flag(env, name, fallback),
     integer: (name, fallback, min, max) => integer(env, name, fallback, min, max),
+    origin: (name, fallback) => httpOrigin(env, name, fallback),
   };
   const settings = Object.fromEntries(DEFINITIONS.map((d: PlatformDefinition) => [d.name, d.settings?.(read)]));
   return { apps, settings, metaWebhookVerifyToken: text(env, 'META_WEBHOOK_VERIFY_TOKEN') };

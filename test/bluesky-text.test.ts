@@ -10,6 +10,7 @@ import { prepareImage } from '../src/platforms/bluesky/images.ts';
 import { xrpc } from '../src/platforms/bluesky/xrpc.ts';
 import { pdsOf } from '../src/platforms/bluesky/identity.ts';
 import type { PlatformHttp, PlatformRequest } from '../src/platforms/http.ts';
+import { ConfigError, parseConfig } from '../src/config.ts';
 
 const at = (text: string, part: string) => {
   const i = text.indexOf(part);
@@ -43,6 +44,15 @@ describe('bluesky text', () => {
     assert.ok(keys.every((k) => /^[234567abcdefghij][234567a-z]{12}$/.test(k)));
     assert.deepEqual([...keys].sort(), keys);
     assert.ok(tid(Date.parse('2030-01-01T00:00:00Z') * 1000) > (keys[2] ?? ''));
+  });
+
+  test('BLUESKY_ENTRYWAY: an http(s) URL kept as its origin; anything else stops the start naming the variable', () => {
+    const entryway = (value?: string) => (parseConfig(value === undefined ? {} : { BLUESKY_ENTRYWAY: value }).platforms.settings.bluesky as { entryway: string }).entryway;
+    assert.equal(entryway(), 'https://bsky.social');
+    assert.equal(entryway('https://pds.example.com/xrpc/'), 'https://pds.example.com');
+    for (const bad of ['ftp://pds.example.com', 'pds.example.com']) {
+      assert.throws(() => entryway(bad), (error: unknown) => error instanceof ConfigError && error.message === `BLUESKY_ENTRYWAY must be an http(s) URL (got "${bad}")`);
+    }
   });
 
   test('TIDs asked for in the same millisecond never repeat (a burst of due posts of one account)', () => {

@@ -17,6 +17,7 @@ function variablesOf(definition: PlatformDefinition): string[] {
     text: (name) => (names.push(name), null),
     flag: (name, fallback) => (names.push(name), fallback),
     integer: (name, fallback) => (names.push(name), fallback),
+    origin: (name, fallback) => (names.push(name), fallback),
   });
   definition.settings?.(recorder(false));
   definition.settings?.(recorder(true));

@@ -66,7 +66,7 @@ export const PLATFORM_NAMES_PHRASE = ((names: string[]) => `${names.slice(0, -1)
 
 /** Each platform's adapter members, from adapters built off line (building one makes no call) with every app present and default settings. */
 function offeredCapabilities(): Map<string, readonly string[]> {
-  const defaults: SettingsReader = { sandbox: true, text: () => null, flag: (_name, fallback) => fallback, integer: (_name, fallback) => fallback };
+  const defaults: SettingsReader = { sandbox: true, text: () => null, flag: (_name, fallback) => fallback, integer: (_name, fallback) => fallback, origin: (_name, fallback) => fallback };
   const apps = Object.fromEntries(APPS.map((app) => [app.name, { credentials: app.sandbox, vars: '' }]));
   const ctx = { http: createPlatformHttp({ base: null, userAgent: '' }), apps, graphVersion: '', metaWebhookVerifyToken: '', sandbox: true, counters: memoryCounters() };
   return new Map(DEFINITIONS.map((d: PlatformDefinition) => [d.name, Object.keys(d.adapter(ctx, d.settings?.(defaults)))]));

@@ -31,4 +31,6 @@ export interface SettingsReader {
   text(name: string): string | null;
   flag(name: string, fallback: boolean): boolean;
   integer(name: string, fallback: number, min: number, max: number): number;
+  /** An http(s) URL, as its origin (no path, no trailing slash); anything else stops the start, naming the variable. */
+  origin(name: string, fallback: string): string;
 }

@@ -19,14 +19,6 @@ export interface BlueskySettings {
   entryway: string;
 }
 
-/** BLUESKY_ENTRYWAY as an origin (default Bluesky's); anything but an http(s) URL stops the start, naming it. */
-function entrywayOf(value: string | null): string {
-  if (value === null) return 'https://bsky.social';
-  const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new Error(`BLUESKY_ENTRYWAY must be an http(s) URL (got "${value}")`);
-  return url.origin;
-}
-
 export function blueskyAdapter(ctx: PlatformContext, settings: BlueskySettings): PlatformAdapter<'bluesky'> {
   const api = xrpc(ctx.http, [settings.entryway]);
   return {
@@ -63,7 +55,8 @@ export const blueskyPlatform: PlatformDefinition<'bluesky', BlueskySettings> = {
   name: 'bluesky',
   displayName: 'Bluesky',
   apps: [],
-  settings: (read) => ({ entryway: entrywayOf(read.text('BLUESKY_ENTRYWAY')) }),
+  // An http(s) origin; anything else stops the start, naming the variable.
+  settings: (read) => ({ entryway: read.origin('BLUESKY_ENTRYWAY', 'https://bsky.social') }),
   adapter: blueskyAdapter,
   // No webhooks: replies are polled.
   pollComments: true,
