@@ -263,3 +263,87 @@ export const looksLikeVideo = (url: string): boolean => VIDEO_EXTENSIONS.has(ext
 
 /** Hashtags in a caption (#word). */
 export const hashtagCount = (text: string): number => (text.match(/(^|\s)#[^\s#]+/gu) ?? []).length;
+
+/** Fails one key of the object being read (the post's data, or one thread item), by its path. */
+export type Fail = (key: string, problem: string) => never;
+
+/**
+ * mediaUrl or mediaUrls of the post or of one thread item: each an https URL (http where allowed),
+ * at most `max` of them (`tooMany` says what the platform takes). A mediaUrls of no item is refused
+ * when `atLeastOne` (the platform's schema asks for one).
+ */
+export function mediaUrlList(source: Record<string, unknown>, fail: Fail, allowHttp: boolean, limits: { max: number; tooMany: string; atLeastOne?: boolean }): string[] {
+  if (source.mediaUrl !== undefined && source.mediaUrls !== undefined) fail('mediaUrls', 'give mediaUrl or mediaUrls, not both');
+  const raw = source.mediaUrl !== undefined ? [source.mediaUrl] : source.mediaUrls;
+  if (raw !== undefined && !Array.isArray(raw)) fail('mediaUrls', 'must be an array of URLs');
+  const list = (raw ?? []) as unknown[];
+  if (limits.atLeastOne && source.mediaUrls !== undefined && list.length === 0) fail('mediaUrls', `must have 1 to ${limits.max} items`);
+  if (list.length > limits.max) fail('mediaUrls', limits.tooMany);
+  return list.map((url, i) => {
+    const key = source.mediaUrl !== undefined ? 'mediaUrl' : `mediaUrls[${i}]`;
+    if (typeof url !== 'string') return fail(key, 'must be a string');
+    const problem = urlProblem(url, allowHttp, 'an https URL');
+    return problem ? fail(key, problem) : url;
+  });
+}
+
+/** altText (one for every item) or altTexts (one per item, null for none) for `count` media, each checked by `problem`. */
+export function altTextList(source: Record<string, unknown>, count: number, fail: Fail, problem: (alt: string) => string | null): Array<string | null> | undefined {
+  if (source.altText !== undefined && source.altTexts !== undefined) fail('altTexts', 'give altText or altTexts, not both');
+  if (source.altText !== undefined) {
+    const alt = source.altText;
+    if (typeof alt !== 'string') return fail('altText', 'must be a string');
+    const wrong = problem(alt);
+    if (wrong) fail('altText', wrong);
+    if (count === 0) fail('altText', 'there is no media to describe');
+    return Array.from({ length: count }, () => alt);
+  }
+  if (source.altTexts === undefined) return undefined;
+  if (!Array.isArray(source.altTexts)) return fail('altTexts', 'must be an array of strings');
+  if (source.altTexts.length !== count) fail('altTexts', `must give one per media item (${count})`);
+  return source.altTexts.map((alt: unknown, i) => {
+    if (alt === null) return null;
+    if (typeof alt !== 'string') return fail(`altTexts[${i}]`, 'must be a string or null');
+    const wrong = problem(alt);
+    if (wrong) fail(`altTexts[${i}]`, wrong);
+    return alt;
+  });
+}
+
+export interface ChainItem {
+  content: string;
+  mediaUrls?: string[];
+  altTexts?: Array<string | null>;
+}
+
+/**
+ * threadItems of a reply chain of text and media (x, bluesky): `minItems` to `maxItems` of the
+ * schema (else 1 to `max`), each `{content, mediaUrl(s)?, altText(s)?}` with its content checked by
+ * `textProblem` and its media by `media`; an item's unknown keys are skipped with a warning.
+ */
+export function chainItems<P extends TProperties>(
+  f: Fields<P>,
+  rules: { max: number; itemKeys: ReadonlySet<string>; textProblem: (text: string) => string | null; media: (source: Record<string, unknown>, fail: Fail) => Omit<ChainItem, 'content'> & { mediaUrls: string[] } },
+): ChainItem[] {
+  const value = f.raw('threadItems');
+  const schema = propertyOf(f.schema, 'threadItems');
+  const min = numberKeyword(schema, 'minItems') ?? 1;
+  const max = numberKeyword(schema, 'maxItems') ?? rules.max;
+  if (!Array.isArray(value)) return f.fail('threadItems', 'must be an array');
+  if (value.length < min || value.length > max) f.fail('threadItems', `must have ${min} to ${max} items`);
+  return value.map((item: unknown, i): ChainItem => {
+    const fail: Fail = (key, problem) => {
+      throw errors.invalid(f.path(`threadItems[${i}].${key}`), problem);
+    };
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return f.fail(`threadItems[${i}]`, 'must be an object');
+    const source = item as Record<string, unknown>;
+    for (const key of Object.keys(source)) if (!rules.itemKeys.has(key)) f.warnings.push({ key: `threadItems[${i}].${key}`, message: 'unknown key of a thread item; skipped' });
+    const content = source.content;
+    if (typeof content !== 'string') return fail('content', content === undefined ? 'required' : 'must be a string');
+    const problem = rules.textProblem(content);
+    if (problem) fail('content', problem);
+    const m = rules.media(source, fail);
+    if (f.input.live && !content.trim() && m.mediaUrls.length === 0) fail('content', 'required for a post of the chain without media');
+    return compact({ content, mediaUrls: m.mediaUrls.length ? m.mediaUrls : undefined, altTexts: m.altTexts });
+  });
+}

@@ -3,14 +3,12 @@
 // each thread item, the first comment), media that never mix (1 to 4 images, or 1 MP4 video),
 // alt texts in graphemes, a link card only without media, a quoted post's at:// URI, 1 to 3
 // languages. A 400 names the field by path.
-import { errors } from '../../http/errors.ts';
-import { compact, Fields, itemsOf, looksLikeVideo, numberKeyword, patternOf, propertyOf, stringProblem, urlProblem, type TargetInput, type Validated } from '../validate-fields.ts';
+import { altTextList, chainItems, compact, Fields, itemsOf, looksLikeVideo, mediaUrlList, patternOf, propertyOf, stringProblem, urlProblem, type Fail, type TargetInput, type Validated } from '../validate-fields.ts';
 import { BSKY_ALT_GRAPHEMES, BSKY_IMAGES_MAX, BSKY_LANGS_MAX, BSKY_THREAD_MAX, BlueskyData, BlueskyItem, BlueskyLinkCard, type BlueskyItemOptions, type BlueskyLinkCardOptions, type BlueskyOptions } from './options.ts';
 import { graphemes, textProblem } from './text.ts';
 
 const ITEM_KEYS = new Set(Object.keys(BlueskyItem.properties));
 const CARD_KEYS = new Set(Object.keys(BlueskyLinkCard.properties));
-type Fail = (key: string, problem: string) => never;
 type BlueskyFields = Fields<(typeof BlueskyData)['properties']>;
 
 interface Media {
@@ -22,43 +20,10 @@ const altProblem = (alt: string): string | null => (graphemes(alt) > BSKY_ALT_GR
 
 /** mediaUrl/mediaUrls and altText/altTexts of the post or of one thread item. */
 function media(source: Record<string, unknown>, fail: Fail, allowHttp: boolean): Media {
-  if (source.mediaUrl !== undefined && source.mediaUrls !== undefined) fail('mediaUrls', 'give mediaUrl or mediaUrls, not both');
-  const raw = source.mediaUrl !== undefined ? [source.mediaUrl] : source.mediaUrls;
-  if (raw !== undefined && !Array.isArray(raw)) fail('mediaUrls', 'must be an array of URLs');
-  const list = (raw ?? []) as unknown[];
-  if (source.mediaUrls !== undefined && list.length === 0) fail('mediaUrls', `must have 1 to ${BSKY_IMAGES_MAX} items`);
-  if (list.length > BSKY_IMAGES_MAX) fail('mediaUrls', `Bluesky takes 1 to ${BSKY_IMAGES_MAX} images, or 1 MP4 video`);
-  const urls = list.map((url, i) => {
-    const key = source.mediaUrl !== undefined ? 'mediaUrl' : `mediaUrls[${i}]`;
-    if (typeof url !== 'string') return fail(key, 'must be a string');
-    const problem = urlProblem(url, allowHttp, 'an https URL');
-    return problem ? fail(key, problem) : url;
-  });
+  const urls = mediaUrlList(source, fail, allowHttp, { max: BSKY_IMAGES_MAX, tooMany: `Bluesky takes 1 to ${BSKY_IMAGES_MAX} images, or 1 MP4 video`, atLeastOne: true });
   if (urls.length > 1 && urls.some(looksLikeVideo)) fail('mediaUrls', `Bluesky takes 1 to ${BSKY_IMAGES_MAX} images, or 1 MP4 video; no mixing`);
-  const alt = altTexts(source, urls.length, fail);
+  const alt = altTextList(source, urls.length, fail, altProblem);
   return { mediaUrls: urls, ...(alt ? { altTexts: alt } : {}) };
-}
-
-function altTexts(source: Record<string, unknown>, count: number, fail: Fail): Array<string | null> | undefined {
-  if (source.altText !== undefined && source.altTexts !== undefined) fail('altTexts', 'give altText or altTexts, not both');
-  if (source.altText !== undefined) {
-    const alt = source.altText;
-    if (typeof alt !== 'string') return fail('altText', 'must be a string');
-    const problem = altProblem(alt);
-    if (problem) fail('altText', problem);
-    if (count === 0) fail('altText', 'there is no media to describe');
-    return Array.from({ length: count }, () => alt);
-  }
-  if (source.altTexts === undefined) return undefined;
-  if (!Array.isArray(source.altTexts)) return fail('altTexts', 'must be an array of strings');
-  if (source.altTexts.length !== count) fail('altTexts', `must give one per media item (${count})`);
-  return source.altTexts.map((alt: unknown, i) => {
-    if (alt === null) return null;
-    if (typeof alt !== 'string') return fail(`altTexts[${i}]`, 'must be a string or null');
-    const problem = altProblem(alt);
-    if (problem) fail(`altTexts[${i}]`, problem);
-    return alt;
-  });
 }
 
 /** linkCard: an https link, and optional title, description and thumbnail image. */
@@ -123,25 +88,5 @@ export function validateBluesky(input: TargetInput): Validated<BlueskyOptions> {
 
 /** threadItems: 1 to 25 posts, each with its text and media; unknown keys of an item are skipped. */
 function items(f: BlueskyFields): BlueskyItemOptions[] {
-  const value = f.raw('threadItems');
-  const schema = f.prop('threadItems');
-  const min = numberKeyword(schema, 'minItems') ?? 1;
-  const max = numberKeyword(schema, 'maxItems') ?? BSKY_THREAD_MAX;
-  if (!Array.isArray(value)) return f.fail('threadItems', 'must be an array');
-  if (value.length < min || value.length > max) f.fail('threadItems', `must have ${min} to ${max} items`);
-  return value.map((item: unknown, i): BlueskyItemOptions => {
-    const fail: Fail = (key, problem) => {
-      throw errors.invalid(f.path(`threadItems[${i}].${key}`), problem);
-    };
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return f.fail(`threadItems[${i}]`, 'must be an object');
-    const source = item as Record<string, unknown>;
-    for (const key of Object.keys(source)) if (!ITEM_KEYS.has(key)) f.warnings.push({ key: `threadItems[${i}].${key}`, message: 'unknown key of a thread item; skipped' });
-    const content = source.content;
-    if (typeof content !== 'string') return fail('content', content === undefined ? 'required' : 'must be a string');
-    const problem = textProblem(content);
-    if (problem) fail('content', problem);
-    const m = media(source, fail, f.input.allowHttp);
-    if (f.input.live && !content.trim() && m.mediaUrls.length === 0) fail('content', 'required for a post of the chain without media');
-    return compact({ content, mediaUrls: m.mediaUrls.length ? m.mediaUrls : undefined, altTexts: m.altTexts });
-  });
+  return chainItems(f, { max: BSKY_THREAD_MAX, itemKeys: ITEM_KEYS, textProblem, media: (source, fail) => media(source, fail, f.input.allowHttp) });
 }
