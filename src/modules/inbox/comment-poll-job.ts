@@ -16,7 +16,7 @@ import type { AccountCredentials, CommentReader, PlatformComment } from '../../p
 import { credentialsOf } from '../accounts/credentials.ts';
 import { markNeedsReconnect } from '../accounts/disconnect.ts';
 import { recordInboundComment } from './record.ts';
-import { commentPoll, nextPollAt, POLL_WINDOW_MS, queueCommentPoll } from './comment-poll-schedule.ts';
+import { commentPoll, nextPollAt, pollBatchThenQueue, POLL_WINDOW_MS, queueCommentPoll } from './comment-poll-schedule.ts';
 import { claimDueTargets, recordedIds, setNextPoll, type DueTarget } from './comment-poll-targets.ts';
 
 type PollDeps = Pick<AppDeps, 'store' | 'clock' | 'sealer' | 'platforms' | 'config'>;
@@ -33,16 +33,14 @@ const MAX_PAGES = 4;
 export function commentPollJob(deps: PollDeps) {
   return defineJob(commentPoll, {
     timeoutMs: RUN_TIMEOUT_MS,
-    async run(_payload, context) {
-      let claimed = 0;
-      try {
-        claimed = await pollDueTargets(deps, context);
-      } finally {
-        const now = deps.clock.now();
-        await queueCommentPoll(deps.store.db, deps.store, now, deps.config.commentPollMs);
-        if (claimed === POLL_BATCH && !context.signal.aborted) await queueCommentPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, now);
-      }
-    },
+    run: (_payload, context) =>
+      pollBatchThenQueue({
+        batch: POLL_BATCH,
+        signal: context.signal,
+        now: () => deps.clock.now(),
+        poll: () => pollDueTargets(deps, context),
+        queue: (now, runAt) => queueCommentPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, runAt),
+      }),
   });
 }
 

@@ -35,3 +35,18 @@ export function nextPollAt(publishedAt: number, now: number, intervalMs: number)
 export function queueCommentPoll(db: Kysely<Database>, store: Pick<Store, 'caps'>, now: number, intervalMs: number, runAt = tickAfter(now, intervalMs)): Promise<string | null> {
   return enqueue(db, store, now, commentPoll, {}, { runAt, dedupeKey: `${commentPoll.kind}:${runAt}` });
 }
+
+/**
+ * A poll job's run (comments, mentions): one batch of what is due, then its next tick queued
+ * however the batch ended, and a run at once when the batch came back full (more is due).
+ */
+export async function pollBatchThenQueue(run: { batch: number; signal: AbortSignal; now: () => number; poll: () => Promise<number>; queue: (now: number, runAt?: number) => Promise<unknown> }): Promise<void> {
+  let claimed = 0;
+  try {
+    claimed = await run.poll();
+  } finally {
+    const now = run.now();
+    await run.queue(now);
+    if (claimed === run.batch && !run.signal.aborted) await run.queue(now, now);
+  }
+}

@@ -18,7 +18,7 @@ import { PlatformError } from '../../platforms/errors.ts';
 import type { PlatformMention } from '../../platforms/types.ts';
 import { credentialsOf } from '../accounts/credentials.ts';
 import { markNeedsReconnect } from '../accounts/disconnect.ts';
-import { tickAfter } from './comment-poll-schedule.ts';
+import { pollBatchThenQueue, tickAfter } from './comment-poll-schedule.ts';
 import { claimDueAccounts, setNextMentionPoll, type ClaimedAccount } from './mention-poll-accounts.ts';
 import { recordInboundComment } from './record.ts';
 
@@ -40,16 +40,14 @@ export function queueMentionPoll(db: Kysely<Database>, store: Pick<Store, 'caps'
 export function mentionPollJob(deps: PollDeps) {
   return defineJob(mentionPoll, {
     timeoutMs: RUN_TIMEOUT_MS,
-    async run(_payload, context) {
-      let claimed = 0;
-      try {
-        claimed = await pollDueAccounts(deps, context);
-      } finally {
-        const now = deps.clock.now();
-        await queueMentionPoll(deps.store.db, deps.store, now, deps.config.commentPollMs);
-        if (claimed === MENTION_POLL_BATCH && !context.signal.aborted) await queueMentionPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, now);
-      }
-    },
+    run: (_payload, context) =>
+      pollBatchThenQueue({
+        batch: MENTION_POLL_BATCH,
+        signal: context.signal,
+        now: () => deps.clock.now(),
+        poll: () => pollDueAccounts(deps, context),
+        queue: (now, runAt) => queueMentionPoll(deps.store.db, deps.store, now, deps.config.commentPollMs, runAt),
+      }),
   });
 }
 
