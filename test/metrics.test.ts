@@ -174,6 +174,9 @@ for (const dialect of DIALECTS) {
       const hook = await t.request('/api/v1/webhooks', { key, method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, events: ['post.published'] }) });
       assert.equal(hook.status, 201, await hook.clone().text());
       const before = await scrape();
+      const sendsDone = { lane: 'webhooks', kind: 'webhook.send', outcome: 'completed' };
+      const deliveriesDone = { lane: 'posts', kind: 'post.deliver', outcome: 'completed' };
+      const growth = (s: Scrape, name: string, labels: Record<string, string>) => (s.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
       const account = await addAccount(t, organizationId, 'reddit');
       t.sandbox.faults.add({ host: 'oauth.reddit.com', path: '/api/submit', kind: 'server_error', status: 503, times: 1 });
       receiver.script.push({ status: 500 });
@@ -187,6 +190,9 @@ for (const dialect of DIALECTS) {
         const row = await t.runtime.deps.store.db.selectFrom('post_targets').select(['status', 'next_attempt_at']).where('id', '=', targetId).executeTakeFirstOrThrow();
         return row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at > clock.now() ? row.next_attempt_at : null;
       }, 5000, 'the retry after the 503');
+      // The attempt's job must have ended before the clock moves 30 s on: a job still running
+      // then would look past its lease, and a second run of it would be counted too.
+      await waitFor(async () => growth(await scrape(), 'socialapi_jobs_total', deliveriesDone) >= 1 || null, 5000, 'the first attempt to be counted');
       clock.offset += retry - clock.now() + 1;
       t.worker?.wake();
       assert.equal((await settled(t, key, postId)).status, 'published');
@@ -201,9 +207,6 @@ for (const dialect of DIALECTS) {
       await receiver.waitFor(2);
 
       // A job's outcome is counted once the worker has stored it, just after its handler's work.
-      const sendsDone = { lane: 'webhooks', kind: 'webhook.send', outcome: 'completed' };
-      const deliveriesDone = { lane: 'posts', kind: 'post.deliver', outcome: 'completed' };
-      const growth = (s: Scrape, name: string, labels: Record<string, string>) => (s.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
       const after = await waitFor(async () => {
         const s = await scrape();
         return growth(s, 'socialapi_jobs_total', sendsDone) >= 2 && growth(s, 'socialapi_jobs_total', deliveriesDone) >= 2 ? s : null;

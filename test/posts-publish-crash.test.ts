@@ -1,9 +1,9 @@
 // Exactly once across a crash, on every platform (issue 12, point 1). The API and the sandbox run
 // in this test's process; delivery runs in two `socialapi worker` processes on the same
 // database, reaching the sandbox over HTTP (PLATFORM_API_BASE). Every publishing call is slowed
-// down, and one worker is killed with SIGKILL while its calls are in flight: the sandbox still
-// finishes them, as a platform would. The other worker takes the jobs over once their lease runs
-// out. Counted on the platform side, every post exists once, and every target is published
+// down, and the first worker is killed with SIGKILL while its calls are in flight: the sandbox
+// still finishes them, as a platform would. The second, started after the kill, takes the jobs
+// over once their lease runs out. Counted on the platform side, every post exists once, and every target is published
 // with the id and link of that one object.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       }
     }
 
-    test('every target is published exactly once, with its id and link, after one of two workers is killed mid-call', { timeout: 180_000 }, async (tc) => {
+    test('every target is published exactly once, with its id and link, after the first of two workers is killed mid-call', { timeout: 180_000 }, async (tc) => {
       const { key, organizationId } = await t.tenant();
       // An audited TikTok app may post publicly; private posts could not be looked for.
       t.sandbox.configureApp({ platform: 'tiktok', clientId: 'tiktok-client', audited: true });
@@ -106,8 +106,8 @@ for (const dialect of DIALECTS) {
         t.sandbox.faults.add({ host, path, method: 'POST', kind: 'delay', delayMs: DELAY_MS, times: 1000 });
       }
 
+      // One worker until the kill, so the calls in flight are the killed worker's; the other starts after it.
       const first = await startWorker();
-      await startWorker();
       const posts: Array<{ id: string; platform: Platform; content: string }> = [];
       for (let n = 0; n < POSTS_PER_ACCOUNT; n++) {
         for (const account of accounts) {
@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
         }
       }
 
-      // Kill the first worker once several of its single-step calls are marked in flight.
+      // Kill the worker once several of its single-step calls are marked in flight.
       const { db } = t.runtime.deps.store;
       await waitFor(async () => {
         const rows = await db.selectFrom('post_targets').select('progress').where('status', '=', 'publishing').execute();
@@ -128,6 +128,7 @@ for (const dialect of DIALECTS) {
       first.child.kill('SIGKILL');
       await first.stop();
       const killedAt = Date.now();
+      await startWorker();
 
       await waitFor(
         async () => {
