@@ -2,14 +2,19 @@
 // no redirectUrl (and for a state that cannot be trusted, where there is nowhere else to go).
 import { styleHashes } from '../../http/security-headers.ts';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text as HTML: the five characters that could end an attribute or open a tag, as entities. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}';
 
-/** The headers of a connect page that loads nothing and runs nothing: its one inline style, by hash, and no Referer. */
-export function inertPageHeaders(style: string): Record<string, string> {
+/**
+ * The headers of a connect page that loads nothing and runs nothing: its one inline style, by
+ * hash, and no Referer. A page with a form (`form: true`) sets no form-action: its submit ends in
+ * a redirect to the client's redirectUrl, which browsers would block under form-action 'self'.
+ */
+export function inertPageHeaders(style: string, options: { form?: true } = {}): Record<string, string> {
   return {
-    'content-security-policy': `default-src 'none'; style-src ${styleHashes(style)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'content-security-policy': `default-src 'none'; style-src ${styleHashes(style)}; base-uri 'none';${options.form ? '' : " form-action 'none';"} frame-ancestors 'none'`,
     'referrer-policy': 'no-referrer',
   };
 }
@@ -20,7 +25,7 @@ export const RESULT_PAGE_HEADERS = inertPageHeaders(STYLE);
 export function resultPage(title: string, message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
-</head><body><h1>${escape(title)}</h1><p>${escape(message)}</p></body></html>`;
+</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }

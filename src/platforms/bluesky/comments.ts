@@ -8,7 +8,7 @@ import { PlatformError } from '../errors.ts';
 import { list, numberOf, obj, str, strings, text, type Json } from '../json.ts';
 import type { AccountCredentials, CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, PlatformComment } from '../types.ts';
 import { resolveHandle } from './identity.ts';
-import { sessionOf } from './publish.ts';
+import { sessionOf } from './connect.ts';
 import { createRecord, deleteRecord, getRecord, parseAtUri, POST, putRecord, THREADGATE, type StrongRef } from './repo.ts';
 import { facetsOf, textProblem } from './text.ts';
 import { tids } from './tid.ts';

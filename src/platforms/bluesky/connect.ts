@@ -9,7 +9,7 @@ import { obj, str, text, type Json } from '../json.ts';
 import type { AccountCredentials, ConnectOutcome, PageConnector, TokenRefresher, TokenSet } from '../types.ts';
 import { metaString } from '../types.ts';
 import { DID_PATTERN, HANDLE_PATTERN, pdsOf, resolveHandle } from './identity.ts';
-import { isXrpcError, type Xrpc } from './xrpc.ts';
+import { isXrpcError, type Session, type Xrpc } from './xrpc.ts';
 
 export const APP_PASSWORDS_URL = 'https://bsky.app/settings/app-passwords';
 /** The scope of a session made with the account's main password (app passwords have their own). */
@@ -117,6 +117,13 @@ export function pdsOfAccount(metadata: Record<string, unknown>): string {
   if (!pds) throw new PlatformError('auth', 'the account has no Bluesky server on record: connect it again', { platform: 'bluesky' });
   return pds;
 }
+
+/** Where a connected account's calls go: its PDS, its DID and its session's access JWT. */
+export const sessionOf = (account: { platformUserId: string; accessToken: string; metadata: Record<string, unknown> }): Session => ({
+  pds: pdsOfAccount(account.metadata),
+  did: account.platformUserId,
+  token: account.accessToken,
+});
 
 export function blueskyRefresher(api: Xrpc): TokenRefresher {
   return {

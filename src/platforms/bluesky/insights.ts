@@ -5,7 +5,7 @@ import { PlatformError } from '../errors.ts';
 import type { AccountInsightsReader, MetricName, MetricReadout, PostInsightsReader } from '../insights-types.ts';
 import { numberOf, obj, type Json } from '../json.ts';
 import { postView } from './comments.ts';
-import { sessionOf } from './publish.ts';
+import { sessionOf } from './connect.ts';
 import type { Xrpc } from './xrpc.ts';
 
 /** Our name → the post view's count. */

@@ -6,7 +6,7 @@ import type { MentionReader, PlatformMention } from '../comments-types.ts';
 import { list, obj, str, text, type Json } from '../json.ts';
 import { postUrl } from '../post-url.ts';
 import { postView } from './comments.ts';
-import { sessionOf } from './publish.ts';
+import { sessionOf } from './connect.ts';
 import { parseAtUri } from './repo.ts';
 import type { Xrpc } from './xrpc.ts';
 

@@ -13,12 +13,11 @@ import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import type { Json } from '../json.ts';
 import { obj, text } from '../json.ts';
-import type { MediaBytes, MediaFetcher } from '../media-bytes.ts';
+import { mediaTypeOf, type MediaBytes, type MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
-import { mediaTypeOf } from '../x/upload.ts';
-import { pdsOfAccount } from './connect.ts';
+import { sessionOf } from './connect.ts';
 import { resolveHandle } from './identity.ts';
 import { prepareImage } from './images.ts';
 import type { BlueskyOptions } from './options.ts';
@@ -27,7 +26,7 @@ import { facetsOf } from './text.ts';
 import { tids } from './tid.ts';
 import { gateRecord } from './gate.ts';
 import { startVideo, videoJob } from './video.ts';
-import type { Session, Xrpc } from './xrpc.ts';
+import type { Xrpc } from './xrpc.ts';
 
 /** About 20 minutes of job checks before giving up on a video's processing. */
 const MAX_CHECKS = 25;
@@ -95,12 +94,6 @@ export function allowRules(control: BlueskyOptions['replyControl']): Json[] | nu
       return null;
   }
 }
-
-export const sessionOf = (account: { platformUserId: string; accessToken: string; metadata: Record<string, unknown> }): Session => ({
-  pds: pdsOfAccount(account.metadata),
-  did: account.platformUserId,
-  token: account.accessToken,
-});
 
 export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, entryway: string): Publisher<BlueskyOptions> {
   return {

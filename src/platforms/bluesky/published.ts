@@ -8,7 +8,7 @@ import { PlatformError } from '../errors.ts';
 import { list, obj, str, type Json } from '../json.ts';
 import type { AccountCredentials, CommentsSwitch, PostRemover, PublishProgress } from '../types.ts';
 import { gateRecord } from './gate.ts';
-import { sessionOf } from './publish.ts';
+import { sessionOf } from './connect.ts';
 import { deleteRecord, parseAtUri, POST, putRecord, THREADGATE } from './repo.ts';
 import type { Xrpc } from './xrpc.ts';
 

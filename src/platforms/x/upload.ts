@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { numberOf, obj, str } from '../json.ts';
-import type { MediaBytes } from '../media-bytes.ts';
+import { mediaTypeOf, type MediaBytes } from '../media-bytes.ts';
 import { xBody } from './errors.ts';
 
 const API = 'https://api.x.com/2';
@@ -20,18 +20,6 @@ export interface UploadState {
   id: string;
   expiresAt: number;
   processing: { state: string; checkAfterMs: number } | null;
-}
-
-/** The media type from the file's first bytes (X wants it declared), else the server's Content-Type. */
-export function mediaTypeOf(media: MediaBytes): string {
-  const b = media.bytes;
-  const ascii = (start: number, end: number) => b.subarray(start, end).toString('latin1');
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (ascii(1, 4) === 'PNG') return 'image/png';
-  if (ascii(0, 4) === 'GIF8') return 'image/gif';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  if (ascii(4, 8) === 'ftyp') return ascii(8, 12) === 'qt  ' ? 'video/quicktime' : 'video/mp4';
-  return (media.contentType ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream';
 }
 
 export function categoryOf(mediaType: string): XMediaCategory {

@@ -9,13 +9,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../../config.ts';
-import { styleHashes } from '../../../http/security-headers.ts';
 import { API_PREFIX } from '../../../http/openapi.ts';
 import type { Api } from '../../../http/types.ts';
 import { ConnectRefusal } from '../../../platforms/errors.ts';
 import type { ConnectPage, PageConnector } from '../../../platforms/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
 import { finish, page } from '../finish.ts';
+import { escapeHtml, inertPageHeaders } from '../pages.ts';
 import { connectFailed, settled, settleOutcome } from '../service.ts';
 import { consumeState, releaseState, stateIsOpen } from '../state.ts';
 
@@ -28,19 +28,13 @@ export function connectPageUrl(config: Config, platform: string, state: string):
   return `${config.publicBaseUrl}${API_PREFIX}/connect/${platform}/signup?state=${encodeURIComponent(state)}`;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}' +
   'label{display:block;margin:1rem 0 .3rem;font-weight:600}input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}' +
   'button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem}.error{color:#b00020;font-weight:600}';
 
-// No form-action: a successful submit redirects to the client's redirectUrl, which browsers would
-// block under form-action 'self'. There is no script and every text is escaped, so nothing can add a form.
-const PAGE_HEADERS = {
-  'content-security-policy': `default-src 'none'; style-src ${styleHashes(STYLE)}; base-uri 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
-};
+// There is no script and every text is escaped, so nothing can add a form of its own.
+const PAGE_HEADERS = inertPageHeaders(STYLE, { form: true });
 
 function formPage(platform: string, state: string, form: ConnectPage, typed: Record<string, string>, error: string | null): string {
   const fields = form.fields
@@ -49,31 +43,31 @@ function formPage(platform: string, state: string, form: ConnectPage, typed: Rec
       const value = field.secret ? '' : (typed[field.name] ?? '');
       const attributes = [
         `id="${id}"`,
-        `name="${escape(field.name)}"`,
+        `name="${escapeHtml(field.name)}"`,
         `type="${field.secret ? 'password' : 'text'}"`,
         `maxlength="${field.maxLength}"`,
         'required',
-        field.autocomplete ? `autocomplete="${escape(field.autocomplete)}"` : '',
-        field.placeholder ? `placeholder="${escape(field.placeholder)}"` : '',
-        value ? `value="${escape(value)}"` : '',
+        field.autocomplete ? `autocomplete="${escapeHtml(field.autocomplete)}"` : '',
+        field.placeholder ? `placeholder="${escapeHtml(field.placeholder)}"` : '',
+        value ? `value="${escapeHtml(value)}"` : '',
       ].filter(Boolean);
-      return `<label for="${id}">${escape(field.label)}</label><input ${attributes.join(' ')}>`;
+      return `<label for="${id}">${escapeHtml(field.label)}</label><input ${attributes.join(' ')}>`;
     })
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(form.title)}</title>
+<title>${escapeHtml(form.title)}</title>
 <style>${STYLE}</style>
 </head><body>
-<h1>${escape(form.title)}</h1>
-${form.intro.map((text) => `<p>${escape(text)}</p>`).join('\n')}
-${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+<h1>${escapeHtml(form.title)}</h1>
+${form.intro.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${API_PREFIX}/connect/${platform}/signup">
-<input type="hidden" name="state" value="${escape(state)}">
+<input type="hidden" name="state" value="${escapeHtml(state)}">
 ${fields}
-<button type="submit">${escape(form.submit)}</button>
+<button type="submit">${escapeHtml(form.submit)}</button>
 </form>
-${form.help ? `<p><a href="${escape(form.help.url)}" rel="noopener noreferrer" target="_blank">${escape(form.help.text)}</a></p>` : ''}
+${form.help ? `<p><a href="${escapeHtml(form.help.url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(form.help.text)}</a></p>` : ''}
 </body></html>`;
 }
 

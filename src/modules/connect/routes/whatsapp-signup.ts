@@ -9,14 +9,12 @@ import { Type } from 'typebox';
 import type { Config } from '../../../config.ts';
 import { API_PREFIX } from '../../../http/openapi.ts';
 import type { Api } from '../../../http/types.ts';
-import { inertPageHeaders, RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
+import { escapeHtml, inertPageHeaders, RESULT_PAGE_HEADERS, resultPage } from '../pages.ts';
 import { adapterFor, callbackUrl } from '../service.ts';
 
 export function whatsappSignupUrl(config: Config, state: string): string {
   return `${config.publicBaseUrl}${API_PREFIX}/connect/whatsapp/signup?state=${encodeURIComponent(state)}`;
 }
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}a.button{display:inline-block;padding:.7rem 1.2rem;background:#1877f2;color:#fff;border-radius:6px;text-decoration:none}';
 
@@ -51,7 +49,7 @@ export function whatsappSignup(api: Api): void {
 </head><body>
 <h1>Connect your WhatsApp Business number</h1>
 <p>Log in with Facebook, choose or create your WhatsApp Business Account and phone number, and come back here.</p>
-<p><a class="button" id="signup" href="${escape(dialog)}">Continue with Facebook</a></p>
+<p><a class="button" id="signup" href="${escapeHtml(dialog)}">Continue with Facebook</a></p>
 </body></html>`);
     },
   );
