@@ -14,15 +14,22 @@ export function storeCounters(db: Kysely<Database>): SharedCounters {
   };
   return {
     async take(key, amount, limit, { now, expiresAt }) {
+      const add = async () => {
+        const row = await db
+          .updateTable('shared_counters')
+          .set({ used: sql<number>`used + ${amount}` })
+          .where('key', '=', key)
+          .where('expires_at', '>', now)
+          .where(sql<boolean>`used + ${amount} <= ${limit}`)
+          .returning('used')
+          .executeTakeFirst();
+        return row ? row.used : null;
+      };
+      // One statement while the window's row exists; the row is made (or renewed) only when it did not take.
+      const taken = await add();
+      if (taken !== null) return taken;
       await open(key, now, expiresAt);
-      const row = await db
-        .updateTable('shared_counters')
-        .set({ used: sql<number>`used + ${amount}` })
-        .where('key', '=', key)
-        .where(sql<boolean>`used + ${amount} <= ${limit}`)
-        .returning('used')
-        .executeTakeFirst();
-      return row ? row.used : null;
+      return add();
     },
     async giveBack(key, amount) {
       await db.updateTable('shared_counters').set({ used: sql<number>`case when used > ${amount} then used - ${amount} else 0 end` }).where('key', '=', key).execute();
