@@ -44,11 +44,16 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return settled(t, key, res.body.post.id);
     };
-    /** Moves the service's clock, then lets the worker run the sweep that falls due. */
+    const sweepRunning = async () => (await db().selectFrom('jobs').select('id').where('kind', '=', 'analytics.snapshot').where('status', '=', 'running').execute()).length > 0;
+    /**
+     * Moves the service's clock, then lets the worker run the sweep that falls due, until `done`
+     * and the sweep has ended: a sweep still running at the next jump of the clock would look
+     * past its lease and be run a second time beside the next one.
+     */
     const advanceAndSweep = async (ms: number, done: () => boolean | Promise<boolean>, what: string) => {
       await queueSnapshotSweep(db(), t.runtime.deps.store, clock.now());
       clock.advance(ms + TICK_MS);
-      await waitFor(done, 10_000, what, 20);
+      await waitFor(async () => (await done()) && !(await sweepRunning()), 10_000, what, 20);
     };
     const insightCalls = (after: number) => t.sandbox.journal.list({ after }).filter((e) => e.path.endsWith('/insights'));
 

@@ -357,23 +357,35 @@ for (const dialect of DIALECTS) {
       t.after(cleanUp);
       const starts: number[] = [];
       const kind = { ...holdingJob('test.laned', starts, []), lane: 'laned' };
-      // Every claim the worker makes, by the lane it looks in (a claim is an update of jobs
-      // naming its lane among its parameters).
+      // Every claim the worker makes, by the lane it looks in (a claim is the update of jobs that
+      // counts an attempt, naming its lane among its parameters); and its LISTENs in place.
       const claims: string[] = [];
+      let listens = 0;
       const query: (...args: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
       pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
         const first = args[0] as { text?: string; values?: unknown[] } | string;
         const text = typeof first === 'string' ? first : (first.text ?? '');
         const values = typeof first === 'string' ? (args[1] as unknown[] | undefined) : first.values;
-        if (/^update "jobs" set "status"/.test(text)) claims.push(String(values?.find((v) => v === 'laned' || v === 'default')));
-        return query.apply(this, args);
+        if (/^update "jobs" set "status" = \$\d+, "attempts" = "attempts" \+/.test(text)) claims.push(String(values?.find((v) => v === 'laned' || v === 'default')));
+        const result = query.apply(this, args);
+        if (/^LISTEN /.test(text)) void Promise.resolve(result).then(() => listens++);
+        return result;
       } as typeof pg.Client.prototype.query;
       t.after(() => {
         pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
       });
       // A poll interval far off: only a wake-up can start the job in time.
       track(startWorker(store, [kind], { concurrency: 2, leaseMs: 60_000, pollIntervalMs: 60_000, shutdownTimeoutMs: 0 }));
-      await sleep(300);
+      // The worker's first looks are over: its LISTEN is in place, and then no claim for 300 ms
+      // (on a loaded machine, the look that follows the LISTEN came after a fixed 300 ms wait).
+      await waitFor(() => listens > 0, 5000, 'the worker to listen');
+      let seen = -1;
+      await waitFor(async () => {
+        if (claims.length === seen) return true;
+        seen = claims.length;
+        await sleep(300);
+        return false;
+      }, 10_000, 'the first looks to end');
       claims.length = 0;
       await store.db.transaction().execute(async (trx) => {
         await enqueue(trx, store, Date.now(), kind, {});
