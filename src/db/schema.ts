@@ -267,6 +267,8 @@ export interface MentionPollsTable {
   poll_at: number;
   /** Mentions made before this (the account's first connection) are not announced. */
   since: number;
+  /** Where the next read starts: the platform's mark of the newest mention read (migration 0032). */
+  mark: string | null;
 }
 
 export interface PendingConnectionsTable {

@@ -109,9 +109,26 @@ export interface MentionedContent {
   username: string | null;
 }
 
+/** What a polled platform's mentions since a mark answer (MentionReader.mentionsSince). */
+export interface MentionsSince {
+  /** Newer than the mark, newest first. */
+  mentions: PlatformMention[];
+  /** Where the next read starts (the newest mention seen); the given mark when none was newer. */
+  mark: string | null;
+  /** More were newer than the mark than the read's limit: the oldest of them were not read. */
+  truncated: boolean;
+}
+
 export interface MentionReader {
   /** The newest `limit` media the account was tagged in. */
   mentions(account: AccountCredentials, limit: number): Promise<PlatformMention[]>;
+  /**
+   * For a platform whose mentions are polled (a definition's pollMentions): every mention newer
+   * than `from.mark` (an earlier answer's, opaque to the caller) or, before there is one, made
+   * since `from.time`; paged, up to `limit`. (A poll of the newest page alone would lose what
+   * came beyond it between two ticks.)
+   */
+  mentionsSince?(account: AccountCredentials, from: { mark: string | null; time: number }, limit: number): Promise<MentionsSince>;
   /** The mentioning comment (commentId) or, without one, the media whose caption mentions the account. */
   mentioned(account: AccountCredentials, ref: { mediaId: string; commentId: string | null }): Promise<MentionedContent>;
 }

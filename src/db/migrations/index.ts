@@ -27,6 +27,7 @@ import * as commentPollsByPlatform from './0027-comment-polls-by-platform.ts';
 import * as connectPageTries from './0028-connect-page-tries.ts';
 import * as sharedCounters from './0030-shared-counters.ts';
 import * as mentionPolls from './0031-mention-polls.ts';
+import * as mentionPollMark from './0032-mention-poll-mark.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0028-connect-page-tries': connectPageTries,
   '0030-shared-counters': sharedCounters,
   '0031-mention-polls': mentionPolls,
+  '0032-mention-poll-mark': mentionPollMark,
 };

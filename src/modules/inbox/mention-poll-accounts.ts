@@ -14,6 +14,8 @@ export interface ClaimedAccount {
   account: AccountRow;
   /** Mentions made before this are not announced. */
   since: number;
+  /** Where the read starts: the platform's mark of the newest mention the last poll read; null before the first. */
+  mark: string | null;
 }
 
 /** Claims up to `limit` due accounts until `claimUntil`. */
@@ -35,13 +37,18 @@ export async function claimDueAccounts(db: Kysely<Database>, now: number, limit:
       .insertInto('mention_polls')
       .values({ account_id: account.id, poll_at: claimUntil, since: account.connected_at })
       .onConflict((oc) => oc.column('account_id').doUpdateSet({ poll_at: claimUntil }).where('mention_polls.poll_at', '<=', now))
-      .returning('since')
+      .returning(['since', 'mark'])
       .executeTakeFirst();
-    if (row) claimed.push({ account, since: Number(row.since) });
+    if (row) claimed.push({ account, since: Number(row.since), mark: row.mark });
   }
   return claimed;
 }
 
-export async function setNextMentionPoll(db: Kysely<Database>, accountId: string, at: number): Promise<void> {
-  await db.updateTable('mention_polls').set({ poll_at: at }).where('account_id', '=', accountId).execute();
+/** When the account is due next and, after a read, where the next read starts. */
+export async function setNextMentionPoll(db: Kysely<Database>, accountId: string, at: number, mark?: string | null): Promise<void> {
+  await db
+    .updateTable('mention_polls')
+    .set({ poll_at: at, ...(mark !== undefined ? { mark } : {}) })
+    .where('account_id', '=', accountId)
+    .execute();
 }
