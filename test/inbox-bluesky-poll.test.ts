@@ -118,5 +118,29 @@ for (const dialect of DIALECTS) {
       await runJob('inbox.mention_poll');
       assert.equal(calls(), before);
     });
+
+    test('more mentions between two polls than a page holds are all announced; the next poll stops at the newest read', async () => {
+      const person = newBlueskyPerson(t.sandbox);
+      const accountId = await connectBluesky(t, key, person);
+      // The sandbox's clock past the service's, so what it makes now is after the connection.
+      t.sandbox.clock.advance(Math.max(0, clock.now() - t.sandbox.clock.now()) + MINUTE);
+      const uris: string[] = [];
+      for (let i = 0; i < 130; i++) uris.push(String((await control(t, 'mentions', { text: `Loaf ${i}`, from: 'reader.bsky.social', mention: person.handle })).uri));
+      const paged = (after: number) => t.sandbox.journal.list({ after, host: 'bsky.social', path: '/xrpc/app.bsky.notification.listNotifications' }).filter((e) => e.query.cursor !== undefined);
+      let seq = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      await queueStandingJobs(t.runtime.deps);
+      await runJob('inbox.mention_poll');
+      const mine = async () => (await events('mention.received')).filter((e) => e.accountId === accountId).map((e) => e.comment.id);
+      assert.deepEqual((await mine()).sort(), [...uris].sort(), 'every mention, across two pages');
+      assert.ok(paged(seq).length >= 1, 'the second page was read');
+      const { mark } = await db().selectFrom('mention_polls').select('mark').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      assert.ok(mark && !Number.isNaN(Date.parse(mark)), `the newest notification's indexedAt is kept: ${String(mark)}`);
+      seq = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      t.sandbox.clock.advance(1000);
+      const later = String((await control(t, 'mentions', { text: 'One more', from: 'friend.bsky.social', mention: person.handle })).uri);
+      await runJob('inbox.mention_poll');
+      assert.deepEqual(paged(seq), [], 'the first page reached the mark');
+      assert.deepEqual((await mine()).filter((id) => !uris.includes(id)), [later]);
+    });
   });
 }

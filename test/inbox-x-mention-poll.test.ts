@@ -64,6 +64,28 @@ for (const dialect of DIALECTS) {
       assert.ok(!events.some((e) => e.comment.id === early));
     });
 
+    test('more mentions between two polls than a page holds are all announced; the next poll reads on from the newest', async () => {
+      const { organizationId } = await on.tenant();
+      const acc = await addXAccount(on, organizationId);
+      // The sandbox's clock past the service's, so what it makes now is after the connection.
+      on.sandbox.clock.advance(Math.max(0, clocks.on.now() - on.sandbox.clock.now()) + MINUTE);
+      const path = `/2/users/${acc.userId}/mentions`;
+      const calls = (after: number) => on.sandbox.journal.list({ after, host: 'api.x.com', path });
+      let seq = on.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const ids: string[] = [];
+      for (let i = 0; i < 130; i++) ids.push(await mention(on, `@${acc.username} loaf ${i}`, 'crumb_critic'));
+      await poll(on, clocks.on);
+      const events = await received(on, organizationId);
+      assert.deepEqual(events.map((e) => e.comment.id).sort(), [...ids].sort(), 'every mention, across two pages');
+      // No mark yet: from the connection's time, then the next page.
+      assert.deepEqual(calls(seq).map((e) => [typeof e.query.start_time, e.query.since_id, e.query.pagination_token === undefined]), [['string', undefined, true], ['string', undefined, false]]);
+      seq = on.sandbox.journal.list().at(-1)?.seq ?? 0;
+      const later = await mention(on, `@${acc.username} one more`, 'crumb_critic');
+      await poll(on, clocks.on);
+      assert.deepEqual(calls(seq).map((e) => [e.query.since_id, e.query.start_time]), [[ids.at(-1), undefined]], 'on from the newest mention read');
+      assert.deepEqual((await received(on, organizationId)).map((e) => e.comment.id).filter((id) => !ids.includes(id)), [later]);
+    });
+
     test('with X_READS off the poll makes no call and announces nothing', async () => {
       const { organizationId } = await off.tenant();
       const acc = await addXAccount(off, organizationId);

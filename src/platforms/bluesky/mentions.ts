@@ -3,6 +3,7 @@
 // notifications (listNotifications, reasons mention and quote), newest first. Bluesky sends no
 // webhooks, so the inbox polls these (the definition's pollMentions) into mention.received.
 import type { MentionReader, PlatformMention } from '../comments-types.ts';
+import type { AccountCredentials } from '../types.ts';
 import { list, obj, str, text, type Json } from '../json.ts';
 import { postUrl } from '../post-url.ts';
 import { postView } from './comments.ts';
@@ -33,21 +34,47 @@ function mentionOf(api: Xrpc, item: Json): PlatformMention {
   };
 }
 
+/** One page of the account's mention and quote notifications, newest first, with each one's indexedAt. */
+async function notificationPage(api: Xrpc, account: AccountCredentials, limit: number, cursor: string | null) {
+  const session = sessionOf(account);
+  const query: Record<string, string | number> = { limit: Math.min(PAGE, limit), ...(cursor ? { cursor } : {}) };
+  const body = await api.call(session.pds, MENTION_NOTIFICATIONS, { query, bearer: session.token });
+  const items = list(body.notifications).map(obj);
+  const mentions = items.filter((n) => n.reason === 'mention' || n.reason === 'quote').map((n) => ({ mention: mentionOf(api, n), indexedAt: text(n.indexedAt) }));
+  return { mentions, next: items.length ? (str(body.cursor) ?? null) : null };
+}
+
 export function blueskyMentions(api: Xrpc): MentionReader {
   return {
     async mentions(account, limit) {
-      const session = sessionOf(account);
       const found: PlatformMention[] = [];
       let cursor: string | null = null;
-      while (found.length < limit) {
-        const query: Record<string, string | number> = { limit: Math.min(PAGE, limit - found.length), ...(cursor ? { cursor } : {}) };
-        const body = await api.call(session.pds, MENTION_NOTIFICATIONS, { query, bearer: session.token });
-        const page = list(body.notifications).map(obj).filter((n) => n.reason === 'mention' || n.reason === 'quote');
-        found.push(...page.map((n) => mentionOf(api, n)));
-        cursor = str(body.cursor);
-        if (!cursor || !list(body.notifications).length) break;
-      }
+      do {
+        const page = await notificationPage(api, account, limit - found.length, cursor);
+        found.push(...page.mentions.map((m) => m.mention));
+        cursor = page.next;
+      } while (cursor && found.length < limit);
       return found.slice(0, limit);
+    },
+    // The mark is the newest notification's indexedAt (the order Bluesky lists them in; a post's
+    // own createdAt is the client's): pages are read until one is older than the mark or, before
+    // there is one, than `time`. Those indexed in the mark's very moment are read again, and
+    // recorded once.
+    async mentionsSince(account, { mark, time }, limit) {
+      const since = mark === null ? time : Date.parse(mark);
+      const found: Array<{ mention: PlatformMention; indexedAt: string }> = [];
+      let cursor: string | null = null;
+      let reached = false;
+      do {
+        const page = await notificationPage(api, account, PAGE, cursor);
+        for (const item of page.mentions) {
+          if (Date.parse(item.indexedAt) < since) reached = true;
+          else found.push(item);
+        }
+        cursor = page.next;
+      } while (!reached && cursor && found.length < limit);
+      const newest = found[0]?.indexedAt;
+      return { mentions: found.slice(0, limit).map((m) => m.mention), mark: newest || mark, truncated: !reached && (cursor !== null || found.length > limit) };
     },
     async mentioned(account, ref) {
       const view = await postView(api, sessionOf(account), ref.commentId ?? ref.mediaId);

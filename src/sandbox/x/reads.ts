@@ -88,16 +88,20 @@ function timelinePage(ctx: RouteContext, all: XPost[]): { page: XPost[]; meta: R
   return { page, meta };
 }
 
+/** A timeline's `start_time` (inclusive), or no limit. */
+function startTime(ctx: RouteContext): number {
+  if (ctx.query.start_time === undefined) return -Infinity;
+  const since = Date.parse(ctx.query.start_time);
+  if (Number.isNaN(since)) throw invalidRequest('start_time', 'start_time must be an RFC 3339 date-time');
+  return since;
+}
+
 /** GET /2/users/{id}/tweets: newest first, from start_time when given. */
 export function userPosts(ctx: RouteContext): unknown {
   const { user } = xAuth(ctx, READ_SCOPES, 'users-tweets', 900);
   requireReads(ctx);
   const author = namedUser(ctx);
-  let since = -Infinity;
-  if (ctx.query.start_time !== undefined) {
-    since = Date.parse(ctx.query.start_time);
-    if (Number.isNaN(since)) throw invalidRequest('start_time', 'start_time must be an RFC 3339 date-time');
-  }
+  const since = startTime(ctx);
   const { page, meta } = timelinePage(ctx, [...ctx.state.x.posts.values()].filter((p) => p.authorId === author.id && !p.deleted && p.createdAt >= since).sort(newestFirst));
   const fields = fieldsOf(ctx, 'tweet.fields');
   return page.length ? { data: page.map((p) => postView(ctx, p, fields, user.id)), meta } : { meta };
@@ -123,7 +127,8 @@ export function lookupPost(ctx: RouteContext): unknown {
 
 /**
  * GET /2/users/{id}/mentions: others' posts naming the user by @handle, newest first, after
- * `since_id` when given, paged like the user's posts; `expansions=author_id` adds the authors.
+ * `since_id` and from `start_time` when given, paged like the user's posts;
+ * `expansions=author_id` adds the authors.
  */
 export function userMentions(ctx: RouteContext): unknown {
   const { user } = xAuth(ctx, READ_SCOPES, 'users-mentions', 300);
@@ -131,8 +136,9 @@ export function userMentions(ctx: RouteContext): unknown {
   const named = namedUser(ctx);
   const sinceId = ctx.query.since_id;
   if (sinceId !== undefined && !/^\d{1,19}$/.test(sinceId)) throw invalidRequest('since_id', 'since_id must be a post id');
+  const since = startTime(ctx);
   const handle = new RegExp(`(^|[^\\w])@${named.username}(?!\\w)`, 'i');
-  const mentioning = [...ctx.state.x.posts.values()].filter((p) => !p.deleted && p.authorId !== named.id && handle.test(p.text) && (sinceId === undefined || BigInt(p.id) > BigInt(sinceId)));
+  const mentioning = [...ctx.state.x.posts.values()].filter((p) => !p.deleted && p.authorId !== named.id && handle.test(p.text) && p.createdAt >= since && (sinceId === undefined || BigInt(p.id) > BigInt(sinceId)));
   const { page, meta } = timelinePage(ctx, mentioning.sort(newestFirst));
   if (!page.length) return { meta };
   const body: Record<string, unknown> = { data: page.map((p) => postView(ctx, p, fieldsOf(ctx, 'tweet.fields'), user.id)), meta };
