@@ -1,7 +1,8 @@
 // Bluesky comments against the sandbox over HTTP (DESIGN "Comments and inbox", the bluesky row;
 // bluesky.md §6), both stores: a post's replies read from its thread (ids are at:// URIs, replies
 // under replies with their parent), a reply made with the root and parent strong refs, hiding
-// through the post's thread gate (its reply rules kept), liking and unliking, deleting the
+// through the post's thread gate (its reply rules kept), liking and unliking (the account's like
+// found through the post view's viewer.like, or its like records when a view has none), deleting the
 // account's own reply but not someone else's (refused before any call: the PDS would answer a
 // foreign repository with 401, which reads as a lost session), a reply whose answer was lost
 // made once when retried with its x-request-id, and another organization's post unknown.
@@ -135,17 +136,58 @@ for (const dialect of DIALECTS) {
       return { ...base, postId: post.id, uri: post.targets[0]?.platformPostId ?? '' };
     }
 
-    test('like makes one like record of the reply; unlike deletes it', async () => {
+    /** What a like or an unlike of `uri` asked Bluesky since `seq`: its getPosts and every repository call. */
+    const likeCallsSince = (seq: number, uri: string) =>
+      t.sandbox.journal
+        .list({ host: 'bsky.social', after: seq })
+        .filter((e) => e.path.includes('com.atproto.repo.') || (e.path.endsWith('app.bsky.feed.getPosts') && e.query.uris === uri))
+        .map((e) => e.path.replace(/^\/xrpc\/(com\.atproto\.repo|app\.bsky\.feed)\./, ''));
+    const like = (uri: string) => api('POST', `/inbox/comments/${path(uri)}/like`, { accountId: mine.accountId });
+    const unlike = (uri: string) => api('DELETE', `/inbox/comments/${path(uri)}/like?accountId=${mine.accountId}`);
+    const likesOf = async (uri: string) => (await recordsOf(t, mine.person.did, 'app.bsky.feed.like')).filter((r) => r.value.subject?.uri === uri);
+
+    test('like makes one like record of the reply, found again through the post view’s viewer.like; unlike deletes it', async () => {
       const theirs = await personReplies(t, mine.uri, 'Love this');
-      const likes = async () => (await recordsOf(t, mine.person.did, 'app.bsky.feed.like')).filter((r) => r.value.subject?.uri === theirs);
-      assert.equal((await api('POST', `/inbox/comments/${path(theirs)}/like`, { accountId: mine.accountId })).status, 200);
-      assert.equal((await api('POST', `/inbox/comments/${path(theirs)}/like`, { accountId: mine.accountId })).status, 200);
-      const made = await likes();
+      let seq = mark();
+      assert.equal((await like(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'createRecord']);
+      const made = await likesOf(theirs);
       assert.equal(made.length, 1);
       assert.equal(made[0]?.value.subject?.cid, t.sandbox.bluesky.records.get(theirs)?.cid);
+      // Liking again: the view's viewer.like is the record made, so nothing is written.
+      seq = mark();
+      assert.equal((await like(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts']);
+      assert.deepEqual((await likesOf(theirs)).map((r) => r.uri), [made[0]?.uri]);
       assert.equal((await comments()).find((c) => c.id === theirs)?.likeCount, 1);
-      assert.equal((await api('DELETE', `/inbox/comments/${path(theirs)}/like?accountId=${mine.accountId}`)).status, 200);
-      assert.deepEqual(await likes(), []);
+      seq = mark();
+      assert.equal((await unlike(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'deleteRecord']);
+      assert.deepEqual(await likesOf(theirs), []);
+      // Unliking what is not liked: nothing to delete.
+      seq = mark();
+      assert.equal((await unlike(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts']);
+    });
+
+    test('a post view without viewer (as an unauthenticated read answers it) is settled through the account’s like records', async () => {
+      const theirs = await personReplies(t, mine.uri, 'Lovely crumb');
+      const record = t.sandbox.bluesky.records.get(theirs);
+      assert.ok(record);
+      const bare = { posts: [{ uri: theirs, cid: record.cid, author: { did: record.did, handle: 'friend.bsky.social' }, record: record.value, likeCount: 0, indexedAt: new Date().toISOString(), labels: [] }] };
+      const viewerless = (times: number) => t.sandbox.faults.add({ host: 'bsky.social', path: '/xrpc/app.bsky.feed.getPosts', method: 'GET', kind: 'error', status: 200, body: bare, times });
+      viewerless(2);
+      let seq = mark();
+      assert.equal((await like(theirs)).status, 200);
+      assert.equal((await like(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'listRecords', 'createRecord', 'getPosts', 'listRecords']);
+      const made = await likesOf(theirs);
+      assert.equal(made.length, 1);
+      viewerless(1);
+      seq = mark();
+      assert.equal((await unlike(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'listRecords', 'deleteRecord']);
+      assert.deepEqual(await likesOf(theirs), []);
     });
 
     test('the account’s own reply is deleted; someone else’s is refused (403) without a platform call', async () => {

@@ -184,6 +184,39 @@ describe('bluesky media, reads and notifications', () => {
     assert.match(String(at(negative.body, 'error.message')), /likes: a whole number/);
   });
 
+  test('post views carry the caller’s own like and repost (viewer), in getPosts, getPostThread and getAuthorFeed', async () => {
+    const friend = await signIn(sb, 'friend.bsky.social', 'frie-app0-pass-0000');
+    const theirs = await create({ text: 'like me' }, friend.accessJwt, friend.did);
+    const viewerOf = async (token: string) => at((await pds.get('app.bsky.feed.getPosts', { uris: theirs.uri }, token)).body, 'posts.0.viewer');
+    assert.deepEqual(await viewerOf(session.accessJwt), {}, 'no like, no repost: the keys are left out');
+    const engage = async (collection: string) => {
+      const res = await pds.post('com.atproto.repo.createRecord', { repo: session.did, collection, record: { $type: collection, subject: theirs, createdAt: now(sb) } }, session.accessJwt);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return str(res.body, 'uri');
+    };
+    const like = await engage('app.bsky.feed.like');
+    const repost = await engage('app.bsky.feed.repost');
+    // Someone else's like counts but is not the caller's.
+    await control(sb, 'bluesky/likes', { postId: theirs.uri, from: 'reader.bsky.social' });
+    assert.deepEqual(await viewerOf(session.accessJwt), { like, repost });
+    assert.deepEqual(await viewerOf(friend.accessJwt), {}, 'each caller sees only their own records');
+    const thread = await pds.get('app.bsky.feed.getPostThread', { uri: theirs.uri }, session.accessJwt);
+    assert.deepEqual([at(thread.body, 'thread.post.viewer'), at(thread.body, 'thread.post.likeCount')], [{ like, repost }, 2]);
+    const feed = await pds.get('app.bsky.feed.getAuthorFeed', { actor: friend.did, limit: '1' }, session.accessJwt);
+    assert.deepEqual(at(feed.body, 'feed.0.post.viewer'), { like, repost });
+    const unlike = await pds.post('com.atproto.repo.deleteRecord', { repo: session.did, collection: 'app.bsky.feed.like', rkey: like.split('/').at(-1) }, session.accessJwt);
+    assert.equal(unlike.status, 200, JSON.stringify(unlike.body));
+    assert.deepEqual(await viewerOf(session.accessJwt), { repost });
+    // The AppView sees a like after the firehose's delay, like every record.
+    sb.state.updateSettings({ bluesky: { appViewLagMs: 2000 } });
+    sb.state.clock.advance(2000);
+    const again = await engage('app.bsky.feed.like');
+    assert.deepEqual(await viewerOf(session.accessJwt), { repost });
+    sb.state.clock.advance(2000);
+    assert.deepEqual(await viewerOf(session.accessJwt), { like: again, repost });
+    sb.state.updateSettings({ bluesky: { appViewLagMs: 0 } });
+  });
+
   test('getAuthorFeed: newest first, filters, cursor; getProfile: counts', async () => {
     const reader = await signIn(sb, 'reader.bsky.social', 'read-app0-pass-0000');
     const a = await create({ text: 'one' }, reader.accessJwt, reader.did);

@@ -1,7 +1,8 @@
 // The app.bsky.* reads the PDS proxies to the AppView (bluesky.md §6), from what the AppView has
-// seen (views.ts): threads, posts with their counts, author feeds, profiles. A thread answers its
-// root's threadgate beside it (`threadgate`), as getPostThread does: the replies it hides are still
-// in `replies`, and clients hide them by its `hiddenReplies`.
+// seen (views.ts): threads, posts with their counts and the caller's own like and repost
+// (`viewer`), author feeds, profiles. A thread answers its root's threadgate beside it
+// (`threadgate`), as getPostThread does: the replies it hides are still in `replies`, and clients
+// hide them by its `hiddenReplies`.
 import type { RouteContext } from '../core/router.ts';
 import { invalidRequest, xrpcError } from './errors.ts';
 import { findAccount, type BlueskyAccount } from './people.ts';
@@ -19,32 +20,32 @@ function replies(state: SandboxState, uri: string): RepoRecord[] {
     .sort((a, b) => a.indexedAt - b.indexedAt);
 }
 
-function threadNode(state: SandboxState, record: RepoRecord, depth: number): Json {
+function threadNode(state: SandboxState, record: RepoRecord, depth: number, viewerDid: string): Json {
   return {
     $type: 'app.bsky.feed.defs#threadViewPost',
-    post: postView(state, record),
-    replies: depth > 0 ? replies(state, record.uri).map((r) => threadNode(state, r, depth - 1)) : [],
+    post: postView(state, record, viewerDid),
+    replies: depth > 0 ? replies(state, record.uri).map((r) => threadNode(state, r, depth - 1, viewerDid)) : [],
   };
 }
 
-function withParents(state: SandboxState, node: Json, record: RepoRecord, height: number): Json {
+function withParents(state: SandboxState, node: Json, record: RepoRecord, height: number, viewerDid: string): Json {
   const parentUri = refUri(record.value.reply, 'parent');
   if (!parentUri || height <= 0) return node;
   const parent = findPost(state, parentUri);
   if (!parent) return { ...node, parent: notFoundPost(parentUri) };
-  return { ...node, parent: withParents(state, { $type: 'app.bsky.feed.defs#threadViewPost', post: postView(state, parent) }, parent, height - 1) };
+  return { ...node, parent: withParents(state, { $type: 'app.bsky.feed.defs#threadViewPost', post: postView(state, parent, viewerDid) }, parent, height - 1, viewerDid) };
 }
 
 /** GET app.bsky.feed.getPostThread?uri&depth&parentHeight. */
 export function getPostThread(ctx: RouteContext): unknown {
-  blueskyAuth(ctx);
+  const viewer = blueskyAuth(ctx).account.did;
   const uri = ctx.query.uri;
   if (!uri) throw invalidRequest('Params must have the property "uri"');
   const depth = intParam(ctx, 'depth', 6, 0, 1000);
   const parentHeight = intParam(ctx, 'parentHeight', 80, 0, 1000);
   const record = findPost(ctx.state, uri);
   if (!record) throw xrpcError(400, 'NotFound', `Post not found: ${uri}`);
-  const thread = withParents(ctx.state, threadNode(ctx.state, record, depth), record, parentHeight);
+  const thread = withParents(ctx.state, threadNode(ctx.state, record, depth, viewer), record, parentHeight, viewer);
   const rootUri = refUri(record.value.reply, 'root') ?? record.uri;
   const root = findPost(ctx.state, rootUri);
   const gate = root ? ctx.state.bluesky.records.get(atUri(root.did, 'app.bsky.feed.threadgate', root.rkey)) : undefined;
@@ -53,13 +54,13 @@ export function getPostThread(ctx: RouteContext): unknown {
 
 /** GET app.bsky.feed.getPosts?uris (up to 25); unknown ones are left out. */
 export function getPosts(ctx: RouteContext): unknown {
-  blueskyAuth(ctx);
+  const viewer = blueskyAuth(ctx).account.did;
   const uris = many(ctx, 'uris');
   if (uris.length === 0) throw invalidRequest('Params must have the property "uris"');
   if (uris.length > 25) throw invalidRequest('uris must not have more than 25 elements');
   return { posts: uris.flatMap((uri) => {
     const record = findPost(ctx.state, uri);
-    return record ? [postView(ctx.state, record)] : [];
+    return record ? [postView(ctx.state, record, viewer)] : [];
   }) };
 }
 
@@ -79,7 +80,7 @@ const hasMedia = (embed: unknown): boolean => {
 
 /** GET app.bsky.feed.getAuthorFeed?actor&limit&cursor&filter: newest first; the cursor is the last post's rkey. */
 export function getAuthorFeed(ctx: RouteContext): unknown {
-  blueskyAuth(ctx);
+  const viewer = blueskyAuth(ctx).account.did;
   const account = actor(ctx);
   const limit = intParam(ctx, 'limit', 50, 1, 100);
   const filter = ctx.query.filter ?? 'posts_with_replies';
@@ -101,7 +102,7 @@ export function getAuthorFeed(ctx: RouteContext): unknown {
   const feed = page.map((r) => {
     const parent = findPost(ctx.state, refUri(r.value.reply, 'parent') ?? '');
     const root = findPost(ctx.state, refUri(r.value.reply, 'root') ?? '');
-    return { post: postView(ctx.state, r), ...(parent && root ? { reply: { root: postView(ctx.state, root), parent: postView(ctx.state, parent) } } : {}) };
+    return { post: postView(ctx.state, r, viewer), ...(parent && root ? { reply: { root: postView(ctx.state, root, viewer), parent: postView(ctx.state, parent, viewer) } } : {}) };
   });
   const last = page.at(-1);
   return { feed, ...(last && posts.length > limit ? { cursor: last.rkey } : {}) };

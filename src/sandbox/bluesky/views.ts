@@ -1,7 +1,8 @@
 // What the AppView answers from the records (views.ts is shared by reads.ts and notifications.ts):
 // the records it has seen (`bluesky.appViewLagMs` after the PDS took them, the firehose's delay; 0
 // by default), author and post views with their counts (the records' plus the control API's
-// extras; embeds are answered as their records, no hydrated embed views), and the query helpers.
+// extras; embeds are answered as their records, no hydrated embed views), the caller's own like
+// and repost of each post (`viewer`), and the query helpers.
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
 import { parseAtUri } from './codec.ts';
@@ -31,30 +32,46 @@ export function records(state: SandboxState): RepoRecord[] {
   return [...state.bluesky.records.values()].filter((r) => seen(state, r));
 }
 
-function counts(state: SandboxState, uri: string) {
+/**
+ * A post's counts (the records' plus the control API's extras) and the caller's relation to it
+ * (app.bsky.feed.defs#viewerState): the at:// URIs of the caller's like and repost records, each
+ * key left out when there is none, as the AppView does. The sandbox has no thread mutes, and does
+ * not work out replyDisabled or embeddingDisabled, so those keys are never there.
+ */
+function engagement(state: SandboxState, uri: string, viewerDid: string) {
   const extra = state.bluesky.extraCounts.get(uri);
   let replyCount = extra?.replies ?? 0;
   let likeCount = extra?.likes ?? 0;
   let repostCount = extra?.reposts ?? 0;
   let quoteCount = extra?.quotes ?? 0;
+  const viewer: { like?: string; repost?: string } = {};
   for (const r of records(state)) {
     if (r.collection === POST && refUri(r.value.reply, 'parent') === uri) replyCount++;
     if (r.collection === POST && quotedUri(r.value.embed) === uri) quoteCount++;
-    if (r.collection === 'app.bsky.feed.like' && refUri(r.value, 'subject') === uri) likeCount++;
-    if (r.collection === 'app.bsky.feed.repost' && refUri(r.value, 'subject') === uri) repostCount++;
+    if (r.collection === 'app.bsky.feed.like' && refUri(r.value, 'subject') === uri) {
+      likeCount++;
+      if (r.did === viewerDid) viewer.like = r.uri;
+    }
+    if (r.collection === 'app.bsky.feed.repost' && refUri(r.value, 'subject') === uri) {
+      repostCount++;
+      if (r.did === viewerDid) viewer.repost = r.uri;
+    }
   }
-  return { replyCount, repostCount, likeCount, quoteCount };
+  return { counts: { replyCount, repostCount, likeCount, quoteCount }, viewer };
 }
 
-export function postView(state: SandboxState, record: RepoRecord) {
+/** A post as `viewerDid` (the caller of an authenticated read) sees it. */
+export function postView(state: SandboxState, record: RepoRecord, viewerDid: string) {
   const author = state.people.blueskyAccounts.get(record.did);
+  const { counts, viewer } = engagement(state, record.uri, viewerDid);
   return {
     uri: record.uri,
     cid: record.cid,
     author: author ? profileBasic(author) : { did: record.did, handle: 'handle.invalid' },
     record: record.value,
-    ...counts(state, record.uri),
+    ...counts,
     indexedAt: iso(record.indexedAt),
+    viewer,
     labels: [],
   };
 }
