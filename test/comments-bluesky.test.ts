@@ -164,10 +164,23 @@ for (const dialect of DIALECTS) {
       assert.equal((await unlike(theirs)).status, 200);
       assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'deleteRecord']);
       assert.deepEqual(await likesOf(theirs), []);
-      // Unliking what is not liked: nothing to delete.
+      // Unliking what is not liked: the newest likes are looked through too (the view may trail), and nothing is deleted.
       seq = mark();
       assert.equal((await unlike(theirs)).status, 200);
-      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts']);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'listRecords']);
+    });
+
+    test('an unlike right after a like, before the AppView has seen it, still deletes the like', async (c) => {
+      const theirs = await personReplies(t, mine.uri, 'Crust goals');
+      t.sandbox.updateSettings({ bluesky: { appViewLagMs: 2000 } });
+      c.after(() => t.sandbox.updateSettings({ bluesky: { appViewLagMs: 0 } }));
+      t.sandbox.clock.advance(2000);
+      const seq = mark();
+      assert.equal((await like(theirs)).status, 200);
+      assert.equal((await likesOf(theirs)).length, 1);
+      assert.equal((await unlike(theirs)).status, 200);
+      assert.deepEqual(likeCallsSince(seq, theirs), ['getPosts', 'createRecord', 'getPosts', 'listRecords', 'deleteRecord']);
+      assert.deepEqual(await likesOf(theirs), []);
     });
 
     test('a post view without viewer (as an unauthenticated read answers it) is settled through the account’s like records', async () => {

@@ -116,11 +116,19 @@ export function blueskyComments(api: Xrpc, entryway: string): { reader: CommentR
     return root;
   };
 
-  /** The account's like record of the post: the AppView's viewer state, else a look through its likes. */
-  const likeOf = async (session: Session, view: Json): Promise<string | null> => {
-    if (view.viewer !== undefined) return str(obj(view.viewer).like);
+  /**
+   * The account's like record of the post: the AppView's viewer state, else a look through its
+   * likes (newest first). The AppView trails the PDS by the firehose's delay, so `recent` (an
+   * unlike) looks at the newest page of likes too when the view shows none: a like made a moment
+   * ago is still undone.
+   */
+  const likeOf = async (session: Session, view: Json, recent: boolean): Promise<string | null> => {
+    const viewer = view.viewer === undefined ? null : obj(view.viewer);
+    const seen = viewer && str(viewer.like);
+    if (seen) return seen;
+    if (viewer && !recent) return null;
     let cursor: string | null = null;
-    for (let page = 0; page < LIKE_PAGES; page++) {
+    for (let page = 0; page < (viewer ? 1 : LIKE_PAGES); page++) {
       const query: Record<string, string | number> = { repo: session.did, collection: LIKE, limit: 100, ...(cursor ? { cursor } : {}) };
       const body = await api.call(session.pds, 'com.atproto.repo.listRecords', { query, bearer: session.token });
       const found = list(body.records).map(obj).find((r) => str(obj(obj(r.value).subject).uri) === str(view.uri));
@@ -167,7 +175,7 @@ export function blueskyComments(api: Xrpc, entryway: string): { reader: CommentR
         const session = sessionOf(account);
         const view = await postView(api, session, commentId);
         if (!view) throw failure('invalid', `Bluesky has no post ${commentId}`);
-        const existing = await likeOf(session, view);
+        const existing = await likeOf(session, view, !liked);
         if (liked) {
           if (existing) return;
           const now = Date.now();
