@@ -110,8 +110,23 @@ export interface OAuthConnector {
   readonly pkce?: true;
   /** The URL the person's browser is sent to (already rewritten onto the sandbox if any). */
   authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string }): string;
+  /**
+   * A page the service shows before the platform's authorize page (WhatsApp's embedded signup):
+   * GET /connect/{platform} answers its URL, and its one button leads to authorizeUrl.
+   */
+  readonly landing?: ConnectLanding;
   /** Code exchange, long-lived upgrade where the platform has one, and the profile. */
   complete(input: { code: string; redirectUri: string; now: number; codeVerifier?: string }): Promise<ConnectOutcome>;
+}
+
+/** What an OAuth connector's landing page shows. Plain text everywhere: the page escapes it. */
+export interface ConnectLanding {
+  /** The page's title and heading. */
+  title: string;
+  /** Paragraphs above the button. */
+  intro: readonly string[];
+  /** The label of the button that leads to the platform's authorize page. */
+  button: string;
 }
 
 /**

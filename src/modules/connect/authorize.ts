@@ -39,10 +39,12 @@ export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | '
       codeVerifierEnc: pkce ? deps.sealer.seal(pkce.verifier) : null,
       now: deps.clock.now(),
     });
+    // A connector with a landing sends the person to that page of ours first; it leads on to the
+    // platform with the challenge of the verifier sealed above (landing.ts).
     const redirectUri = callbackUrl(deps.config, start.platform);
     const platformUrl = connector.authorizeUrl(pkce ? { state, redirectUri, codeChallenge: pkce.challenge } : { state, redirectUri });
     // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
-    const authUrl = start.platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
+    const authUrl = connector.landing ? connectPageUrl(deps.config, start.platform, state) : start.platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
     return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };
   } catch (error) {
     if (error instanceof PlatformError) throw toApiError(error);

@@ -20,10 +20,13 @@ export interface NewState {
   now: number;
 }
 
+/** PKCE's S256 challenge of a verifier. */
+export const pkceChallenge = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
+
 /** A PKCE verifier (43 base64url characters) and its S256 challenge. */
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: pkceChallenge(verifier) };
 }
 
 export async function createState(db: Kysely<Database>, input: NewState): Promise<string> {
@@ -63,17 +66,20 @@ export async function consumeState(db: Kysely<Database>, platform: string, state
   return db.selectFrom('connect_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
 }
 
-/** Whether a state may still be used (a connect page checks it before showing its form). */
-export async function stateIsOpen(db: Kysely<Database>, platform: string, state: string, now: number): Promise<boolean> {
+/**
+ * A state that may still be used, without using it up: a connect page or a connector's landing
+ * reads it before it shows anything. Null when unknown, used, expired or for another platform.
+ */
+export async function openState(db: Kysely<Database>, platform: string, state: string, now: number): Promise<{ flavour: string; code_verifier_enc: string | null } | null> {
   const row = await db
     .selectFrom('connect_states')
-    .select('state_hash')
+    .select(['flavour', 'code_verifier_enc'])
     .where('state_hash', '=', hash(state))
     .where('platform', '=', platform)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row !== undefined;
+  return row ?? null;
 }
 
 /**

@@ -1,9 +1,12 @@
-// The service's own connect page, for a platform that signs in with credentials typed on a page
-// rather than through an OAuth consent (a PageConnector: Bluesky's app passwords). GET shows the
-// platform's form for a state from GET /connect/{platform}; its POST signs in with what was typed,
-// which is used for that one call and never stored, and then goes on as the OAuth callback does.
-// A wrong sign-in shows the form again; the fifth spends the state. Public: the state is the
-// credential, so the page sends no Referer.
+// The service's own connect page, where GET /connect/{platform} sends the person when the
+// platform's sign-in starts on a page of ours. For a platform that signs in with credentials typed
+// on a page rather than through an OAuth consent (a PageConnector: Bluesky's app passwords), GET
+// shows the platform's form for the state; its POST signs in with what was typed, which is used
+// for that one call and never stored, and then goes on as the OAuth callback does. A wrong
+// sign-in shows the form again; the fifth spends the state. For an OAuth connector with a landing
+// (WhatsApp's embedded signup), GET shows that page (landing.ts), whose link leads to the
+// platform's consent, and there is nothing to POST. Public: the state is the credential, so the
+// pages send no Referer.
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -12,12 +15,14 @@ import type { Config } from '../../../config.ts';
 import { API_PREFIX } from '../../../http/openapi.ts';
 import type { Api } from '../../../http/types.ts';
 import { ConnectRefusal } from '../../../platforms/errors.ts';
+import { definitionOf } from '../../../platforms/registry.ts';
 import type { ConnectPage, PageConnector } from '../../../platforms/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
 import { finish, page } from '../finish.ts';
+import { authorizeUrlFor, showLanding } from '../landing.ts';
 import { escapeHtml, inertPageHeaders } from '../pages.ts';
 import { connectFailed, settled, settleOutcome } from '../service.ts';
-import { consumeState, releaseState, stateIsOpen } from '../state.ts';
+import { consumeState, openState, releaseState } from '../state.ts';
 
 /** Wrong sign-ins a state allows; the last one spends it. */
 export const CONNECT_PAGE_TRIES = 5;
@@ -80,8 +85,13 @@ function showForm(reply: FastifyReply, status: number, platform: string, state: 
     .send(formPage(platform, state, connector.page, typed, error));
 }
 
-const expired = (reply: FastifyReply) =>
-  page(reply, 400, 'This link has expired', 'This connection link was already used, tried too many times or is more than 10 minutes old, so nothing was connected. Start again from the app.');
+const expired = (reply: FastifyReply, platform: string) =>
+  page(
+    reply,
+    400,
+    'This link has expired',
+    `This ${definitionOf(platform)?.displayName ?? platform} connection link was already used, tried too many times or is more than 10 minutes old, so nothing was connected. Start again from the app.`,
+  );
 
 /** The form's fields as typed: each one the page asks for, trimmed unless secret. A missing one is named. */
 function typedFields(connector: PageConnector, body: Record<string, unknown>): { fields: Record<string, string>; missing: string | null } {
@@ -105,10 +115,16 @@ export function connectPage(api: Api): void {
     async (request, reply) => {
       const { deps } = request.server;
       const { platform } = request.params;
-      const connector = deps.platforms.of(platform)?.pageConnector;
+      const adapter = deps.platforms.of(platform);
       const state = request.query.state ?? '';
-      if (!connector || !(await stateIsOpen(deps.store.db, platform, state, deps.clock.now()))) return expired(reply);
-      return showForm(reply, 200, platform, state, connector, {}, null);
+      const open = adapter ? await openState(deps.store.db, platform, state, deps.clock.now()) : null;
+      if (!adapter || !open) return expired(reply, platform);
+      // The state's flavour names the flow GET /connect/{platform} started it for.
+      const oauth = adapter.connectors.find((c) => c.flavour === open.flavour);
+      if (oauth?.landing) return showLanding(reply, oauth.landing, authorizeUrlFor(deps, platform, oauth, state, open.code_verifier_enc));
+      const form = adapter.pageConnector;
+      if (!form || form.flavour !== open.flavour) return expired(reply, platform);
+      return showForm(reply, 200, platform, state, form, {}, null);
     },
   );
 
@@ -129,7 +145,7 @@ export function connectPage(api: Api): void {
         const state = request.body.state ?? '';
         // The state is claimed for the length of the sign-in, so two submits cannot both use it.
         const claimed = connector ? await consumeState(deps.store.db, platform, state, deps.clock.now()) : null;
-        if (!connector || !claimed) return expired(reply);
+        if (!connector || !claimed) return expired(reply, platform);
         const { fields, missing } = typedFields(connector, request.body);
         if (missing !== null) {
           await releaseState(deps.store.db, platform, state, claimed.failed_tries);
