@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps.ts';
 import { errors } from '../../http/errors.ts';
 import { PlatformError, toApiError } from '../../platforms/errors.ts';
 import { connectPageUrl } from './routes/connect-page.ts';
-import { whatsappSignupUrl } from './routes/whatsapp-signup.ts';
 import { adapterFor, callbackUrl } from './service.ts';
 import { createState, pkcePair, STATE_TTL_MS } from './state.ts';
 
@@ -42,9 +41,9 @@ export async function authorizationUrl(deps: Pick<AppDeps, 'store' | 'clock' | '
     // A connector with a landing sends the person to that page of ours first; it leads on to the
     // platform with the challenge of the verifier sealed above (landing.ts).
     const redirectUri = callbackUrl(deps.config, start.platform);
-    const platformUrl = connector.authorizeUrl(pkce ? { state, redirectUri, codeChallenge: pkce.challenge } : { state, redirectUri });
-    // WhatsApp goes through the service's own embedded signup page, which leads to Meta's dialog.
-    const authUrl = connector.landing ? connectPageUrl(deps.config, start.platform, state) : start.platform === 'whatsapp' ? whatsappSignupUrl(deps.config, state) : platformUrl;
+    const authUrl = connector.landing
+      ? connectPageUrl(deps.config, start.platform, state)
+      : connector.authorizeUrl(pkce ? { state, redirectUri, codeChallenge: pkce.challenge } : { state, redirectUri });
     return { authUrl, expiresInSeconds: STATE_TTL_MS / 1000 };
   } catch (error) {
     if (error instanceof PlatformError) throw toApiError(error);

@@ -97,6 +97,12 @@ export function whatsappAdapter(ctx: PlatformContext, settings: WhatsAppSettings
           url.search = new URLSearchParams({ client_id: app.clientId, redirect_uri: redirectUri, state, config_id: settings.configId, response_type: 'code', override_default_response_type: 'true' }).toString();
           return ctx.http.browserUrl(url.toString());
         },
+        // The service's embedded signup page: what GET /connect/whatsapp answers, leading to the dialog.
+        landing: {
+          title: 'Connect your WhatsApp Business number',
+          intro: ['Log in with Facebook, choose or create your WhatsApp Business Account and phone number, and come back here.'],
+          button: 'Continue with Facebook',
+        },
         async complete({ code, redirectUri, now }) {
           const userToken = await facebookUserToken(ctx, requireApp(ctx.apps, 'meta'), 'whatsapp', code, redirectUri, now);
           const { numbers } = await grantedNumbers(ctx, userToken.accessToken);

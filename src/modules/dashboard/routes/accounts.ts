@@ -21,7 +21,7 @@ export const ACCOUNTS_PAGE_SIZE = 50;
 
 const nameOf = (row: Pick<AccountRow, 'username' | 'display_name' | 'id'>) => row.username ?? row.display_name ?? row.id;
 
-/** Where the reconnect form's redirect may lead: the platform's sign-in page of each login (and WhatsApp's signup page, ours). */
+/** Where the reconnect form's redirect may lead: the platform's sign-in page of each login, or a connect page of ours (a landing, a sign-in form). */
 function signInOrigins(deps: FastifyInstance['deps'], platform: string): string[] {
   const connectors = deps.platforms.of(platform)?.connectors ?? [];
   const origins = connectors.map((c) => new URL(c.authorizeUrl({ state: 'x', redirectUri: callbackUrl(deps.config, platform) })).origin);
