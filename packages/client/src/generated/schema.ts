@@ -132,7 +132,7 @@ export interface paths {
         };
         /**
          * An OAuth authorization URL to connect an account
-         * @description The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId (several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. whatsapp returns the URL of the embedded signup page, and a platform that signs in with credentials rather than an OAuth consent (an app password) the URL of the service's own sign-in page, where the person types them; only the session they yield is kept.
+         * @description The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId (several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. A platform whose sign-in starts on a page of ours (whatsapp's embedded signup) returns that page's URL, and a platform that signs in with credentials rather than an OAuth consent (an app password) the URL of the service's own sign-in page, where the person types them; only the session they yield is kept.
          */
         get: operations["startConnect"];
         put?: never;

@@ -29,7 +29,7 @@ export function startConnect(api: Api): void {
         description:
           'The URL is valid 10 minutes and single use. After the consent the browser goes to redirectUrl with accountId, pendingId ' +
           '(several Pages or accounts to choose from) or error in the query; without redirectUrl it lands on a small done page. ' +
-          'whatsapp returns the URL of the embedded signup page, and a platform that signs in with credentials rather than an OAuth consent ' +
+          'A platform whose sign-in starts on a page of ours (whatsapp\'s embedded signup) returns that page\'s URL, and a platform that signs in with credentials rather than an OAuth consent ' +
           '(an app password) the URL of the service\'s own sign-in page, where the person types them; only the session they yield is kept.',
         params: Type.Object({ platform: Type.String({ enum: [...PLATFORMS] }) }),
         querystring: Type.Object({
