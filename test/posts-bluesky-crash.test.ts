@@ -138,6 +138,26 @@ for (const dialect of DIALECTS) {
       assert.equal((await targetRow(targetId)).attempts, 2);
     });
 
+    test('the thread gate’s answer lost past the timeout: the retry finds the gate by its key; one post, one gate', async () => {
+      const text = `Gate lost ${dialect}`;
+      // The post's createRecord goes through; the gate's, the second, is made late.
+      t.sandbox.faults.add({ host: 'bsky.social', path: CREATE, method: 'POST', kind: 'delay', delayMs: TIMEOUT_MS + 500, times: 1, after: 1 });
+      const start = mark();
+      const { postId, targetId } = await publishNow(text, [{ accountId, platformSpecificData: { replyControl: 'nobody' } }]);
+      const gates = () => live(t, did).filter((r) => r.collection === 'app.bsky.feed.threadgate');
+      const before = gates().length;
+      const progress = await toRetry(targetId, () => waitFor(() => gates().length === before + 1 || null, 5000, 'the late gate'));
+      assert.match(progress, /"inflight":\{"gate"/, 'the gate call is marked: its fate is unknown');
+      const post = await settled(t, key, postId, undefined, 30_000);
+      assert.equal(post.targets[0]?.status, 'published', post.targets[0]?.error ?? '');
+      const [record] = withText(t, did, text);
+      assert.deepEqual(withText(t, did, text).map((r) => r.uri), [post.targets[0]?.platformPostId]);
+      const made = gates().slice(before);
+      assert.deepEqual(made.map((g) => [g.rkey, g.value.post]), [[record?.rkey, record?.uri]], 'one gate, of the post, under its key');
+      assert.deepEqual(creates(start).map((c) => (c.body as { collection: string }).collection), ['app.bsky.feed.post', 'app.bsky.feed.threadgate'], 'neither was sent again');
+      assert.ok(calls('bsky.social', start, 'GET', /getRecord$/).some((c) => c.query.collection === 'app.bsky.feed.threadgate' && c.query.rkey === record?.rkey), 'getRecord asked for the gate’s key');
+    });
+
     test('a 500 before anything was made: getRecord says RecordNotFound, and the retry creates it with the same key', async () => {
       const text = `Five hundred ${dialect}`;
       t.sandbox.faults.add({ host: 'bsky.social', path: CREATE, method: 'POST', kind: 'server_error', status: 500, times: 1 });

@@ -80,6 +80,10 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
   app.post('/_sandbox/faults', (req) => {
     const body = obj(req.body) as unknown as FaultInput;
     if (!['error', 'server_error', 'rate_limit', 'delay'].includes(body.kind)) throw new ControlError('kind: one of error, server_error, rate_limit, delay');
+    for (const name of ['times', 'after'] as const) {
+      const value = body[name];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new ControlError(`${name}: a whole number, 0 or more`);
+    }
     return state.faults.add(body);
   });
   app.delete('/_sandbox/faults', (_req, reply) => {

@@ -11,6 +11,8 @@ export interface FaultInput {
   method?: string | undefined;
   /** How many requests it applies to (default 1). */
   times?: number | undefined;
+  /** How many matching requests pass untouched before it applies (default 0): the second of two alike calls. */
+  after?: number | undefined;
   kind: FaultKind;
   status?: number | undefined;
   /** Graph `code`, TikTok `error.code`, or reddit's envelope error code. */
@@ -25,6 +27,8 @@ export interface FaultInput {
 export interface Fault extends FaultInput {
   id: number;
   remaining: number;
+  /** Matching requests still to let through. */
+  passing: number;
 }
 
 export class FaultBook {
@@ -32,7 +36,7 @@ export class FaultBook {
   #nextId = 1;
 
   add(input: FaultInput): Fault {
-    const fault: Fault = { ...input, id: this.#nextId++, remaining: input.times ?? 1 };
+    const fault: Fault = { ...input, id: this.#nextId++, remaining: input.times ?? 1, passing: input.after ?? 0 };
     this.#faults.push(fault);
     return fault;
   }
@@ -51,7 +55,9 @@ export class FaultBook {
     let answer: Fault | null = null;
     for (const fault of this.#faults) {
       if (fault.remaining <= 0 || !matches(fault, host, method, path)) continue;
-      if (fault.kind === 'delay') {
+      if (fault.passing > 0) {
+        fault.passing--;
+      } else if (fault.kind === 'delay') {
         delayMs += fault.delayMs ?? 1000;
         fault.remaining--;
       } else if (!answer) {
