@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import type { ConnectLanding, OAuthConnector } from '../../platforms/types.ts';
-import { escapeHtml, inertPageHeaders } from './pages.ts';
+import { connectPageHtml, escapeHtml, inertPageHeaders } from './pages.ts';
 import { callbackUrl } from './service.ts';
 import { pkceChallenge } from './state.ts';
 
@@ -29,15 +29,8 @@ export function authorizeUrlFor(deps: Pick<AppDeps, 'config' | 'sealer'>, platfo
 }
 
 function landingPage(landing: ConnectLanding, href: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(landing.title)}</title>
-<style>${STYLE}</style>
-</head><body>
-<h1>${escapeHtml(landing.title)}</h1>
-${landing.intro.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
-<p><a class="button" id="signup" href="${escapeHtml(href)}">${escapeHtml(landing.button)}</a></p>
-</body></html>`;
+  const intro = landing.intro.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n');
+  return connectPageHtml(landing.title, STYLE, `${intro}\n<p><a class="button" id="signup" href="${escapeHtml(href)}">${escapeHtml(landing.button)}</a></p>`);
 }
 
 export function showLanding(reply: FastifyReply, landing: ConnectLanding, href: string): FastifyReply {

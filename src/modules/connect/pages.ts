@@ -22,10 +22,18 @@ export function inertPageHeaders(style: string, options: { form?: true } = {}): 
 /** The result page's. */
 export const RESULT_PAGE_HEADERS = inertPageHeaders(STYLE);
 
-export function resultPage(title: string, message: string): string {
+/** A connect page: its title (also its heading), its one style, and `body` (HTML, escaped by the caller). */
+export function connectPageHtml(title: string, style: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+<style>${style}</style>
+</head><body>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body></html>`;
+}
+
+export function resultPage(title: string, message: string): string {
+  return connectPageHtml(title, STYLE, `<p>${escapeHtml(message)}</p>`);
 }

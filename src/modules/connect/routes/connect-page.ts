@@ -20,7 +20,7 @@ import type { ConnectPage, PageConnector } from '../../../platforms/types.ts';
 import { PLATFORMS } from '../../accounts/schemas.ts';
 import { finish, page } from '../finish.ts';
 import { authorizeUrlFor, showLanding } from '../landing.ts';
-import { escapeHtml, inertPageHeaders } from '../pages.ts';
+import { connectPageHtml, escapeHtml, inertPageHeaders } from '../pages.ts';
 import { connectFailed, settled, settleOutcome } from '../service.ts';
 import { consumeState, openState, releaseState } from '../state.ts';
 
@@ -59,21 +59,18 @@ function formPage(platform: string, state: string, form: ConnectPage, typed: Rec
       return `<label for="${id}">${escapeHtml(field.label)}</label><input ${attributes.join(' ')}>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(form.title)}</title>
-<style>${STYLE}</style>
-</head><body>
-<h1>${escapeHtml(form.title)}</h1>
-${form.intro.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
+  return connectPageHtml(
+    form.title,
+    STYLE,
+    `${form.intro.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${API_PREFIX}/connect/${platform}/signup">
 <input type="hidden" name="state" value="${escapeHtml(state)}">
 ${fields}
 <button type="submit">${escapeHtml(form.submit)}</button>
 </form>
-${form.help ? `<p><a href="${escapeHtml(form.help.url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(form.help.text)}</a></p>` : ''}
-</body></html>`;
+${form.help ? `<p><a href="${escapeHtml(form.help.url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(form.help.text)}</a></p>` : ''}`,
+  );
 }
 
 function showForm(reply: FastifyReply, status: number, platform: string, state: string, connector: PageConnector, typed: Record<string, string>, error: string | null): FastifyReply {
