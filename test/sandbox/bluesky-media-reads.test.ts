@@ -251,14 +251,21 @@ describe('bluesky media, reads and notifications', () => {
     const post = await create({ text: 'notify me' });
     const list = (query: Record<string, string | string[]> = {}) => pds.get('app.bsky.notification.listNotifications', query, session.accessJwt);
     assert.deepEqual((await list()).body.notifications, []);
+    // Each a millisecond apart: in one millisecond the order is the URIs', not the making's.
+    sb.state.clock.advance(1);
     const reply = await control(sb, 'bluesky/replies', { postId: post.uri, text: 'a reply', from: 'friend.bsky.social' });
+    sb.state.clock.advance(1);
     const mention = await control(sb, 'bluesky/mentions', { text: 'hello there', from: 'reader.bsky.social' });
     assert.equal(mention.status, 200, JSON.stringify(mention.body));
     assert.equal(at(mention.body, 'value.text'), `hello there @${HANDLE}`);
     assert.deepEqual(at(mention.body, 'value.facets.0.index'), { byteStart: 12, byteEnd: 12 + HANDLE.length + 1 });
+    sb.state.clock.advance(1);
     await control(sb, 'bluesky/quotes', { postId: post.uri, text: 'quoting', from: 'reader.bsky.social' });
+    sb.state.clock.advance(1);
     await control(sb, 'bluesky/likes', { postId: post.uri, from: 'friend.bsky.social' });
+    sb.state.clock.advance(1);
     await control(sb, 'bluesky/reposts', { postId: post.uri, from: 'reader.bsky.social' });
+    sb.state.clock.advance(1);
     await control(sb, 'bluesky/follows', { actor: HANDLE, from: 'friend.bsky.social' });
     await create({ text: 'my own reply does not notify me', reply: { root: post, parent: post } });
 
