@@ -199,6 +199,20 @@ for (const dialect of DIALECTS) {
       assert.match(String(target?.warnings[0]?.message), /verified channel/);
     });
 
+    test('a follow-up YouTube refuses (playlist not found, comments disabled) leaves the video published with a warning: the target keeps its video, so publishing again cannot upload a second', async () => {
+      const acc = await addYouTubeAccount(t, org);
+      t.sandbox.faults.add({
+        host: 'www.googleapis.com', path: '/youtube/v3/commentThreads', method: 'POST', kind: 'error', status: 403,
+        body: { error: { code: 403, message: 'The video identified by the videoId parameter has disabled comments.', errors: [{ domain: 'youtube.commentThread', reason: 'commentsDisabled', message: 'disabled comments' }] } },
+      });
+      const { post, target } = await publish(acc.id, live({ playlistId: 'PLnotAPlaylistOfTheChannel', firstComment: 'Recipe below' }));
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const videos = [...t.sandbox.youtube.videos.values()].filter((v) => v.channelId === acc.channelId);
+      assert.deepEqual(videos.map((v) => v.id), [target?.platformPostId], 'the target holds the one video');
+      assert.deepEqual(target?.warnings.map((w: { key: string }) => w.key).sort(), ['firstComment', 'playlistId']);
+      assert.match(String(target?.warnings.find((w: { key: string }) => w.key === 'playlistId')?.message), /playlist/i);
+    });
+
     test('quotaExceeded waits for midnight Pacific; the day of the project is spent, so the service answers 429 before calling, for any channel', async () => {
       const acc = await addYouTubeAccount(t, org);
       t.sandbox.updateSettings({ youtube: { uploads: 0 } });

@@ -9,12 +9,13 @@
 // it is harmless; a refusal — an unverified channel — is kept as a note and the video stays
 // published), the playlist item (marked before the call; an interrupted one is looked up with
 // playlistItems.list?videoId=) and the first comment (marked; looked up by the channel and text).
-import { createOnce, isWaiting } from '../create-once.ts';
+// None of them fails the target once the video exists: a refusal is one of its warnings.
+import { createOnce, isWaiting, type Waiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
 import { list, obj, str, text, type Json } from '../json.ts';
 import type { MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
-import { addPublishWarning } from '../publisher.ts';
+import { addPublishWarning, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { DATA_API, UPLOAD_API, youtubeBody, type YouTubeApi } from './api.ts';
 import { YOUTUBE_DEFAULT_CATEGORY, type YouTubeOptions } from './options.ts';
@@ -70,6 +71,49 @@ function finished(body: unknown): string {
     throw new PlatformError('invalid', `YouTube could not take the video (${upload}: ${reason}); check platformSpecificData.mediaUrl`, { platform: 'youtube', code: reason });
   }
   return id;
+}
+
+/** Attempts a follow-up gets for failures worth retrying (a 5xx, the day's quota) before it is given up. */
+export const FOLLOW_UP_TRIES = 3;
+
+interface FollowUpStep {
+  /** Where the progress keeps the step's result (or `refused: …`). */
+  name: 'thumbnail' | 'playlistItem' | 'comment';
+  /** The platformSpecificData key a refusal's warning names. */
+  key: string;
+  /** What the step does, for the warning: "YouTube did not …". */
+  what: string;
+}
+
+/**
+ * A step after the video exists (thumbnail, playlist item, first comment), run once: its result
+ * is saved under `progress[name]`. It must never fail the target: a failed target is published
+ * again from the start, which would upload the video a second time. A refusal (a playlist not
+ * found, comments disabled, an unverified channel's thumbnail, a lookup that cannot tell) is kept
+ * as one of the target's warnings; a failure worth retrying is thrown (the job retries and the
+ * next attempt comes straight back here) at most FOLLOW_UP_TRIES times, then given up the same way.
+ */
+async function followUp(current: PublishProgress, store: () => Promise<void>, step: FollowUpStep, run: () => Promise<string | Waiting>): Promise<Waiting | undefined> {
+  if (current[step.name] !== undefined) return undefined;
+  const triesKey = `${step.name}Tries`;
+  try {
+    const done = await run();
+    if (isWaiting(done)) return done;
+    current[step.name] = done;
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    const tries = progressNumber(current, triesKey) + 1;
+    if (error.retryable && tries < FOLLOW_UP_TRIES) {
+      current[triesKey] = tries;
+      await store();
+      throw error;
+    }
+    current[step.name] = `refused: ${error.message}`;
+    addPublishWarning(current, { key: step.key, message: `YouTube did not ${step.what}: ${error.message}` });
+  }
+  delete current[triesKey];
+  await store();
+  return undefined;
 }
 
 export function youtubePublisher(api: YouTubeApi, media: MediaFetcher | undefined): Publisher<YouTubeOptions> {
@@ -158,47 +202,43 @@ export function youtubePublisher(api: YouTubeApi, media: MediaFetcher | undefine
       }
       const videoId = text(current.video);
 
-      if (options.thumbnailUrl && current.thumbnail === undefined && media) {
-        const { bytes, contentType } = await media.fetch(options.thumbnailUrl, 'youtube');
-        try {
+      // Each follow-up runs once and never fails the target (followUp): the video is out.
+      if (options.thumbnailUrl && media) {
+        const thumbnailUrl = options.thumbnailUrl;
+        await followUp(current, store, { name: 'thumbnail', key: 'thumbnailUrl', what: 'set the thumbnail (custom thumbnails need a verified channel)' }, async () => {
+          const { bytes, contentType } = await media.fetch(thumbnailUrl, 'youtube');
           // Setting a thumbnail replaces the last one: repeating it after a crash is harmless.
           await api.call({ method: 'POST', url: `${UPLOAD_API}/thumbnails/set`, query: { videoId }, body: bytes, headers: { 'content-type': contentType?.split(';')[0] ?? 'image/jpeg' }, token, units: 50, now: request.now() });
-          current.thumbnail = 'set';
-        } catch (error) {
-          // Custom thumbnails need a verified channel: the video stays published, the refusal is noted.
-          if (!(error instanceof PlatformError) || (error.kind !== 'permission' && error.kind !== 'invalid')) throw error;
-          current.thumbnail = `refused: ${error.message}`;
-          addPublishWarning(current, { key: 'thumbnailUrl', message: `YouTube did not set the thumbnail (custom thumbnails need a verified channel): ${error.message}` });
-        }
-        await store();
+          return 'set';
+        });
       }
 
-      if (options.playlistId && current.playlistItem === undefined) {
+      if (options.playlistId) {
         const playlistId = options.playlistId;
-        const item = await createOnce<string>(once, {
-          key: 'playlist',
-          make: async () => text((await api.json({ method: 'POST', url: `${DATA_API}/playlistItems`, query: { part: 'snippet' }, json: { snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } }, token, units: 50, now: request.now() })).id),
-          find: async () => {
-            const found = await api.json({ url: `${DATA_API}/playlistItems`, query: { part: 'id', playlistId, videoId }, token, units: 1, now: request.now() });
-            return str(obj(list(found.items)[0]).id);
-          },
-        });
-        if (isWaiting(item)) return item;
-        current.playlistItem = item;
-        await store();
+        const waiting = await followUp(current, store, { name: 'playlistItem', key: 'playlistId', what: `add the video to the playlist ${playlistId}` }, () =>
+          createOnce<string>(once, {
+            key: 'playlist',
+            make: async () => text((await api.json({ method: 'POST', url: `${DATA_API}/playlistItems`, query: { part: 'snippet' }, json: { snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } }, token, units: 50, now: request.now() })).id),
+            find: async () => {
+              const found = await api.json({ url: `${DATA_API}/playlistItems`, query: { part: 'id', playlistId, videoId }, token, units: 1, now: request.now() });
+              return str(obj(list(found.items)[0]).id);
+            },
+          }),
+        );
+        if (waiting) return waiting;
       }
 
-      if (options.firstComment && current.comment === undefined) {
+      if (options.firstComment) {
         const comment = options.firstComment;
-        const made = await createOnce<string>(once, {
-          key: 'comment',
-          make: async () =>
-            text((await api.json({ method: 'POST', url: `${DATA_API}/commentThreads`, query: { part: 'snippet' }, json: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: comment } } } }, token, units: 50, now: request.now() })).id),
-          find: async (since) => findComment(api, token, videoId, account.platformUserId, comment, since, request.now()),
-        });
-        if (isWaiting(made)) return made;
-        current.comment = made;
-        await store();
+        const waiting = await followUp(current, store, { name: 'comment', key: 'firstComment', what: 'post the first comment' }, () =>
+          createOnce<string>(once, {
+            key: 'comment',
+            make: async () =>
+              text((await api.json({ method: 'POST', url: `${DATA_API}/commentThreads`, query: { part: 'snippet' }, json: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: comment } } } }, token, units: 50, now: request.now() })).id),
+            find: async (since) => findComment(api, token, videoId, account.platformUserId, comment, since, request.now()),
+          }),
+        );
+        if (waiting) return waiting;
       }
       return { status: 'published', platformPostId: videoId, url: watchUrl(api, videoId) };
     },
