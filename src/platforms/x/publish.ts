@@ -4,7 +4,7 @@
 // media id saved as it comes), processed (STATUS polled: the runner is answered `processing`),
 // alt texts set, then POST /2/tweets — which has no idempotency key, so it goes through
 // createOnce: a marker first, and after a crash a look back through the account's posts, only
-// when the operator allows X reads (X_READS=1); otherwise the interrupted post is unfindable and
+// when the operator allows X reads (X_READS=1), matching the text as X changes it; otherwise the interrupted post is unfindable and
 // fails with the "may exist, not sent again" message rather than being sent twice.
 import { createOnce, isWaiting } from '../create-once.ts';
 import { PlatformError } from '../errors.ts';
@@ -177,10 +177,10 @@ export function xPublisher(http: PlatformHttp, media: MediaFetcher | undefined, 
 
 /**
  * The post an interrupted POST /2/tweets made: the earliest of the account's posts since `since`
- * whose text, with its t.co links put back from entities.urls, is the text sent (look-back.ts).
+ * whose text, as X answers it turned back into what was sent (comparableText), is the text sent.
  */
 async function findPost(http: PlatformHttp, token: string, userId: string, sent: string, since: number, isTaken: ((id: string) => Promise<boolean>) | null, now: number): Promise<string | null> {
-  const wanted = sent.normalize('NFC');
+  const wanted = comparable(sent);
   const found = await confirmedLook<Json, string>(since, {
     page: async (cursor) => {
       const query = { start_time: new Date(since).toISOString(), max_results: 100, 'tweet.fields': 'created_at,entities', exclude: 'retweets', ...(cursor ? { pagination_token: cursor } : {}) };
@@ -193,15 +193,25 @@ async function findPost(http: PlatformHttp, token: string, userId: string, sent:
     },
     matches: async (post) => {
       const id = str(post.id);
-      return !!id && expandedText(post) === wanted && !(isTaken && (await isTaken(id)));
+      return !!id && comparableText(post) === wanted && !(isTaken && (await isTaken(id)));
     },
   });
   return found ? str(found.id) : null;
 }
 
-/** A post's text with its t.co links replaced by the URLs they stand for. */
-export function expandedText(post: Json): string {
-  return list(obj(post.entities).urls)
-    .map(obj)
-    .reduce<string>((t, u) => t.replace(text(u.url), text(u.expanded_url) || text(u.url)), text(post.text));
+/** A media entity's link: X's link to the post's own photo or video page. */
+const isMediaLink = (url: Json): boolean => !!str(url.media_key) || /\/status\/\d+\/(?:photo|video)\/\d+$/u.test(text(url.expanded_url));
+
+/** A text reduced to what survives X's changes: NFC, links without their scheme (X adds `http://` to a bare host), trimmed. */
+const comparable = (value: string): string => value.normalize('NFC').replace(/\bhttps?:\/\//giu, '').trim();
+
+/**
+ * A post's text as it was sent, from X's answer (platforms/x.md §11): the t.co link of its media
+ * dropped, the other t.co links replaced by the URLs they stand for, and `&amp;`, `&lt;`, `&gt;`
+ * read back (X answers text HTML-escaped); then made comparable.
+ */
+export function comparableText(post: Json): string {
+  const urls = list(obj(post.entities).urls).map(obj);
+  const linked = urls.reduce<string>((t, u) => t.replace(text(u.url), isMediaLink(u) ? '' : text(u.expanded_url) || text(u.url)), text(post.text));
+  return comparable(linked.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
 }

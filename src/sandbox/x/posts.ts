@@ -3,9 +3,10 @@
 // one GIF, or one video), a poll of 2–4 options of 1–25 characters for 5–10080 minutes (not with
 // media or a quote), reply settings, quotes, replies, disclosure flags, duplicate text refused,
 // edits within 30 minutes (5 at most, not polls), unknown fields refused; 201 with the new id.
-// The stored text has each URL replaced by a t.co link, as X answers it.
+// The stored text has each URL replaced by a t.co link; answered-text.ts makes it what X answers.
 import type { RouteContext } from '../core/router.ts';
 import { weightedLength, X_TEXT_MAX, xUrls } from '../../platforms/x/weighted-length.ts';
+import { answeredText, withScheme } from './answered-text.ts';
 import { xAuth } from './auth.ts';
 import { duplicateContent, forbidden, invalidRequest, notAuthorizedForResource, notFound } from './errors.ts';
 import { mediaProblem } from './media.ts';
@@ -100,7 +101,7 @@ export function createPost(ctx: RouteContext): unknown {
   if (parent) parent.metrics.replies++;
   if (quote) quote.metrics.quotes++;
   void ctx.reply.status(201);
-  return { data: { id, text: stored, edit_history_tweet_ids: post.editHistory } };
+  return { data: { id, text: answeredText(ctx.state, post).text, edit_history_tweet_ids: post.editHistory } };
 }
 
 function mediaIdsOf(ctx: RouteContext, media: Json, userId: string): string[] {
@@ -149,10 +150,13 @@ function editable(ctx: RouteContext, id: string, userId: string, now: number): X
 function isDuplicate(ctx: RouteContext, userId: string, text: string, now: number): boolean {
   for (const post of ctx.state.x.posts.values()) {
     if (post.authorId !== userId || post.deleted || post.createdAt < now - DUPLICATE_WINDOW_MS) continue;
-    if (expand(post) === text) return true;
+    if (withoutSchemes(expand(post)) === withoutSchemes(text.normalize('NFC'))) return true;
   }
   return false;
 }
+
+/** A text whose links compare alike whether or not they were sent with a scheme (X adds `http://` to a bare host). */
+const withoutSchemes = (text: string): string => text.replace(/\bhttps?:\/\//giu, '');
 
 /** The text with its t.co links put back. */
 export function expand(post: XPost): string {
@@ -165,7 +169,7 @@ function shorten(ctx: RouteContext, text: string): { stored: string; urls: XUrlE
   for (const expandedUrl of xUrls(stored)) {
     const url = `https://t.co/${ctx.state.ids.opaque('x-tco', 10)}`;
     stored = stored.replace(expandedUrl, url);
-    urls.push({ url, expandedUrl });
+    urls.push({ url, expandedUrl: withScheme(expandedUrl) });
   }
   return { stored, urls };
 }

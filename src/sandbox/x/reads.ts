@@ -3,6 +3,7 @@
 // id with the fields asked (public, non-public and organic metrics for the owner's posts of the
 // last 30 days). Reads answer 403 client-forbidden when settings.x.reads is off.
 import type { RouteContext } from '../core/router.ts';
+import { answeredText } from './answered-text.ts';
 import { requireReads, xAuth } from './auth.ts';
 import { invalidRequest, notFound } from './errors.ts';
 import type { XUser } from './people.ts';
@@ -31,21 +32,13 @@ export function me(ctx: RouteContext): unknown {
 }
 
 function postView(ctx: RouteContext, post: XPost, fields: Set<string>, viewerId: string): Record<string, unknown> {
-  const view: Record<string, unknown> = { id: post.id, text: post.text, edit_history_tweet_ids: post.editHistory };
+  const answered = answeredText(ctx.state, post);
+  const view: Record<string, unknown> = { id: post.id, text: answered.text, edit_history_tweet_ids: post.editHistory };
   if (fields.has('created_at')) view.created_at = new Date(post.createdAt).toISOString();
   if (fields.has('author_id')) view.author_id = post.authorId;
   if (fields.has('conversation_id')) view.conversation_id = post.conversationId;
   if (fields.has('reply_settings')) view.reply_settings = post.replySettings;
-  if (fields.has('entities') && post.urls.length) {
-    let from = 0;
-    view.entities = {
-      urls: post.urls.map((u) => {
-        const start = [...post.text.slice(0, post.text.indexOf(u.url, from))].length;
-        from = post.text.indexOf(u.url, from) + u.url.length;
-        return { start, end: start + u.url.length, url: u.url, expanded_url: u.expandedUrl, display_url: u.expandedUrl.replace(/^https?:\/\//, '').slice(0, 26) };
-      }),
-    };
-  }
+  if (fields.has('entities') && answered.urls.length) view.entities = { urls: answered.urls };
   if (fields.has('referenced_tweets')) {
     const refs = [...(post.inReplyToId ? [{ type: 'replied_to', id: post.inReplyToId }] : []), ...(post.quoteTweetId ? [{ type: 'quoted', id: post.quoteTweetId }] : [])];
     if (refs.length) view.referenced_tweets = refs;
