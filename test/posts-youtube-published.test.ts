@@ -62,6 +62,19 @@ for (const dialect of DIALECTS) {
       assert.equal(t.sandbox.journal.list({ host: 'www.googleapis.com', method: 'DELETE', path: '/youtube/v3/videos' }).at(-1)?.query.id, videoId);
     });
 
+    test('an edit YouTube would refuse (< or >, over 5000 UTF-8 bytes) is a 400 naming content, and YouTube is not called', async () => {
+      const acc = await addYouTubeAccount(t, org);
+      const { post, videoId } = await publish(acc);
+      const before = t.sandbox.journal.list().at(-1)?.seq ?? 0;
+      for (const content of ['1 < 2', 'é'.repeat(2501)]) {
+        const refused = await send(`/api/v1/posts/${post.id}/edit`, 'POST', { content });
+        assert.equal(refused.status, 400, await refused.clone().text());
+        assert.match(((await refused.json()) as { error: { message: string } }).error.message, /^youtube: content: /);
+      }
+      assert.equal(t.sandbox.journal.list({ host: 'www.googleapis.com', after: before }).length, 0, 'no call to YouTube');
+      assert.equal(t.sandbox.youtube.videos.get(videoId)?.description, 'Our sourdough');
+    });
+
     test('comments: listed with their replies, answered under the thread, hidden, the own deleted; another organization reaches none', async () => {
       const acc = await addYouTubeAccount(t, org);
       const { post, videoId } = await publish(acc);
