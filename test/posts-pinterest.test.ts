@@ -248,6 +248,9 @@ for (const dialect of DIALECTS) {
       const removed = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: acc.id }) });
       assert.equal(removed.status, 200, await removed.clone().text());
       assert.equal(t.sandbox.pinterest.pins.get(pinId)?.deleted, true);
+      // Sent again (its answer lost, say): the Pin is already gone, which is what was asked.
+      const again = await t.request(`/api/v1/posts/${post.id}/unpublish`, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: acc.id }) });
+      assert.equal(again.status, 200, await again.clone().text());
     });
   });
 }
