@@ -183,7 +183,8 @@ async function findPost(http: PlatformHttp, token: string, userId: string, sent:
   const wanted = comparable(sent);
   const found = await confirmedLook<Json, string>(since, {
     page: async (cursor) => {
-      const query = { start_time: new Date(since).toISOString(), max_results: 100, 'tweet.fields': 'created_at,entities', exclude: 'retweets', ...(cursor ? { pagination_token: cursor } : {}) };
+      // Whole seconds: start_time takes no milliseconds (x.md §5; the docs of GET /2/users/{id}/tweets).
+      const query = { start_time: new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z'), max_results: 100, 'tweet.fields': 'created_at,entities', exclude: 'retweets', ...(cursor ? { pagination_token: cursor } : {}) };
       const body = xBody(await http.send('x', { url: `${API}/users/${userId}/tweets`, query, bearer: token }), now);
       return { items: list(body.data).map(obj), next: str(obj(body.meta).next_token) };
     },

@@ -81,11 +81,12 @@ function timelinePage(ctx: RouteContext, all: XPost[]): { page: XPost[]; meta: R
   return { page, meta };
 }
 
-/** A timeline's `start_time` (inclusive), or no limit. */
+/** A timeline's `start_time` (inclusive, YYYY-MM-DDTHH:mm:ssZ: X's docs say it takes no milliseconds), or no limit. */
 function startTime(ctx: RouteContext): number {
   if (ctx.query.start_time === undefined) return -Infinity;
   const since = Date.parse(ctx.query.start_time);
   if (Number.isNaN(since)) throw invalidRequest('start_time', 'start_time must be an RFC 3339 date-time');
+  if (/\.\d+/.test(ctx.query.start_time)) throw invalidRequest('start_time', `Invalid 'start_time':'${ctx.query.start_time}'. 'start_time' must be YYYY-MM-DDTHH:mm:ssZ, without milliseconds`);
   return since;
 }
 
