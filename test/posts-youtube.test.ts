@@ -29,11 +29,13 @@ for (const dialect of DIALECTS) {
     const big = Buffer.concat([samples.mp4, Buffer.alloc(MIB8 + 300_000 - samples.mp4.length, 5)]);
     const small = Buffer.concat([samples.mp4, Buffer.alloc(20_000, 5)]);
     const media = (path: string) => `${files.url}${path}`;
+    // The files the media server answers; a test may take one away (a signed URL that expired).
+    const served: Record<string, { body: Buffer }> = { '/big.mp4': { body: big }, '/v.mp4': { body: small }, '/thumb.jpg': { body: samples.jpeg }, '/expiring.mp4': { body: small } };
 
     before(async () => {
       t = await startPostsApp(dialect, { clock, env: { PLATFORM_TIMEOUT_MS: String(TIMEOUT_MS) } });
       t.sandbox.updateSettings({ processing: { youtubeVideoMs: 100 }, youtube: { audited: true } });
-      files = await fileServer({ '/big.mp4': { body: big }, '/v.mp4': { body: small }, '/thumb.jpg': { body: samples.jpeg } });
+      files = await fileServer(served);
       ({ key, organizationId: org } = await t.tenant());
     });
     after(async () => {
@@ -168,6 +170,28 @@ for (const dialect of DIALECTS) {
       const puts = calls(start, 'PUT', '/upload/youtube/v3/videos').map((c) => c.headers['content-range']);
       assert.deepEqual(puts, [`bytes 0-${MIB8 - 1}/${big.length}`, `bytes */${big.length}`, `bytes ${MIB8}-${big.length - 1}/${big.length}`]);
       assert.equal([...t.sandbox.youtube.videos.values()].filter((v) => v.channelId === acc.channelId).length, 1);
+    });
+
+    test('an upload whose last chunk was answered too late is adopted from its session, even when the media URL no longer answers: the bytes are not needed again', async () => {
+      const acc = await addYouTubeAccount(t, org);
+      // The only chunk reaches YouTube (the video is made) after the service stopped waiting for the answer.
+      t.sandbox.faults.add({ host: 'www.googleapis.com', path: '/upload/youtube/v3/videos', method: 'PUT', kind: 'delay', delayMs: TIMEOUT_MS + 1500, times: 1 });
+      const start = mark();
+      const res = await createPost(t, key, { content: 'Adopted', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: live({ mediaUrl: media('/expiring.mp4') }) }] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const id = res.body.post.id;
+      const row = await waitFor(async () => {
+        const r = await t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('post_id', '=', id).executeTakeFirstOrThrow();
+        return r.attempts >= 1 && r.status === 'pending' && r.next_attempt_at !== null ? r : null;
+      }, 20_000, 'the first attempt to fail');
+      await waitFor(() => Promise.resolve(calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === 201) || null), 10_000, 'the late chunk');
+      delete served['/expiring.mp4'];
+      clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
+      const post = await settled(t, key, id, undefined, 30_000);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      const videos = [...t.sandbox.youtube.videos.values()].filter((v) => v.channelId === acc.channelId);
+      assert.deepEqual(videos.map((v) => v.id), [post.targets[0]?.platformPostId], 'the video the late chunk made is the target\'s');
+      assert.deepEqual(calls(start, 'PUT', '/upload/youtube/v3/videos').map((c) => c.headers['content-range']), [`bytes 0-${small.length - 1}/${small.length}`, `bytes */${small.length}`]);
     });
 
     test('an expired session (404) starts a new upload: nothing was created by the first', async () => {

@@ -138,16 +138,21 @@ export function youtubePublisher(api: YouTubeApi, media: MediaFetcher | undefine
     if (!media) throw new PlatformError('permanent', 'this service was built without media fetching', { platform: 'youtube' });
     const url = options.mediaUrl;
     if (!url) throw new PlatformError('invalid', 'platformSpecificData.mediaUrl: required for live posts (the video)', { platform: 'youtube' });
-    const { bytes, contentType } = await media.fetch(url, 'youtube');
-    const total = bytes.length;
-    let session = typeof current.session === 'string' && current.total === total ? current.session : null;
+    // A stored session is asked first, with the total it was started with: one that finished (its
+    // last answer lost) is adopted without the bytes, which may no longer be fetchable (a signed
+    // URL that expired) or no longer the same.
+    let session = typeof current.session === 'string' && typeof current.total === 'number' ? current.session : null;
     let offset = 0;
     if (session) {
-      const where = await status(session, token, total);
+      const where = await status(session, token, Number(current.total));
       if (where.kind === 'done') return where.id;
       if (where.kind === 'gone') session = null;
       else offset = where.offset;
     }
+    const { bytes, contentType } = await media.fetch(url, 'youtube');
+    const total = bytes.length;
+    // Other bytes than the session was started for cannot go on in it (it made nothing yet).
+    if (session && current.total !== total) session = null;
     if (!session) {
       if (options.publishAt && Date.parse(options.publishAt) <= request.now()) {
         throw new PlatformError('invalid', 'platformSpecificData.publishAt: must be in the future when the video is uploaded', { platform: 'youtube' });
