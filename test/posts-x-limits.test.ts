@@ -115,16 +115,16 @@ for (const dialect of DIALECTS) {
       const postId = post.targets[0]?.platformPostId ?? '';
       const control = (body: unknown) => t.request('/sandbox/_sandbox/x/replies', { method: 'POST', headers: json, body: JSON.stringify(body) });
       const first = (await (await control({ postId, text: 'Open on Sunday?', from: { username: 'hungry_fan' } })).json()) as { id: string };
-      await control({ postId: first.id, text: 'Asking too', from: { username: 'second_fan' } });
+      await control({ postId: first.id, text: 'Asking too & so is Mum <3', from: { username: 'second_fan' } });
       const listed = await t.request(`/api/v1/posts/${post.id}/comments`, { key });
       assert.equal(listed.status, 200, await listed.clone().text());
       const comments = ((await listed.json()) as { comments: Array<{ id: string; text: string; username: string; parentId: string | null }> }).comments;
-      assert.deepEqual(comments.map((c) => [c.text, c.username, c.parentId]), [['Open on Sunday?', 'hungry_fan', null], ['Asking too', 'second_fan', first.id]]);
+      assert.deepEqual(comments.map((c) => [c.text, c.username, c.parentId]), [['Open on Sunday?', 'hungry_fan', null], ['Asking too & so is Mum <3', 'second_fan', first.id]]);
       // The inbox pages through the same comments.
       const inbox = await t.request(`/api/v1/inbox/comments?postId=${post.id}`, { key });
       assert.equal(inbox.status, 200, await inbox.clone().text());
       const paged = ((await inbox.json()) as { comments: Array<{ text: string; parentId: string | null }> }).comments;
-      assert.deepEqual(paged.map((c) => [c.text, c.parentId]), [['Open on Sunday?', null], ['Asking too', first.id]]);
+      assert.deepEqual(paged.map((c) => [c.text, c.parentId]), [['Open on Sunday?', null], ['Asking too & so is Mum <3', first.id]]);
       const search = t.sandbox.journal.list({ host: 'api.x.com', path: '/2/tweets/search/recent' }).at(-1);
       assert.equal(search?.query.query, `conversation_id:${postId}`);
 

@@ -47,7 +47,7 @@ for (const dialect of DIALECTS) {
       const acc = await addXAccount(t, organizationId);
       const older = await mention(t, `@${acc.username} do you deliver?`, 'bread_lover');
       t.sandbox.clock.advance(1000);
-      const newer = await mention(t, `Best rolls in town, thanks @${acc.username}!`, 'crumb_critic');
+      const newer = await mention(t, `Best rolls & buns in town <3 thanks @${acc.username}!`, 'crumb_critic');
       await mention(t, '@sandbox_x hello', 'crumb_critic');
       const start = t.sandbox.journal.list().at(-1)?.seq ?? 0;
       const res = await list(t, key, acc.id, '?limit=10');
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
         [newer, 'x', acc.id, 'crumb_critic'],
         [older, 'x', acc.id, 'bread_lover'],
       ]);
-      assert.equal(res.body.mentions?.[0]?.caption, `Best rolls in town, thanks @${acc.username}!`);
+      assert.equal(res.body.mentions?.[0]?.caption, `Best rolls & buns in town <3 thanks @${acc.username}!`, 'read back from X’s HTML-escaped text');
       assert.match(res.body.mentions?.[0]?.permalink ?? '', new RegExp(`/x\\.com/crumb_critic/status/${newer}$`));
       assert.ok(res.body.mentions?.[0]?.createdAt);
       const [call] = t.sandbox.journal.list({ after: start, host: 'api.x.com' });

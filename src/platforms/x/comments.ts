@@ -8,6 +8,7 @@ import type { PlatformHttp } from '../http.ts';
 import { list, numberOf, obj, str, text, type Json } from '../json.ts';
 import type { CommentHider, CommentLiker, CommentReader, CommentRemover, CommentWriter, PlatformComment } from '../types.ts';
 import { xBody } from './errors.ts';
+import { readXText } from './read-text.ts';
 
 const API = 'https://api.x.com/2';
 
@@ -55,7 +56,7 @@ export function xComments(http: PlatformHttp, reads: boolean): { reader: Comment
             id: text(item.id),
             platform: 'x',
             platformPostId: postId,
-            text: text(item.text),
+            text: readXText(text(item.text)),
             username: users.get(text(item.author_id)) ?? null,
             parentId: parent === postId ? null : parent,
             createdAt: Number.isNaN(created) ? null : created,

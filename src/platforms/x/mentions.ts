@@ -8,6 +8,7 @@ import type { MentionReader, PlatformMention } from '../comments-types.ts';
 import type { AccountCredentials } from '../types.ts';
 import { postUrl } from '../post-url.ts';
 import { xBody } from './errors.ts';
+import { readXText } from './read-text.ts';
 
 const API = 'https://api.x.com/2';
 
@@ -30,7 +31,7 @@ async function mentionPage(http: PlatformHttp, account: AccountCredentials, quer
       return {
         mediaId: id,
         platform: 'x',
-        caption: str(item.text) ?? null,
+        caption: str(item.text) === null ? null : readXText(text(item.text)),
         mediaType: null,
         permalink: postUrl(http, `https://x.com/${username ?? 'i/web'}/status/${id}`, 'https://x.com'),
         username,
@@ -66,7 +67,7 @@ export function xMentions(http: PlatformHttp, reads: boolean): MentionReader {
       const body = xBody(await http.send('x', { url: `${API}/tweets/${ref.commentId ?? ref.mediaId}`, query: { expansions: 'author_id', 'user.fields': 'username' }, bearer: account.accessToken }));
       const users = list(obj(body.includes).users).map(obj);
       const data = obj(body.data);
-      return { text: text(data.text), username: str(users.find((u) => text(u.id) === text(data.author_id))?.username) ?? null };
+      return { text: readXText(text(data.text)), username: str(users.find((u) => text(u.id) === text(data.author_id))?.username) ?? null };
     },
   };
 }

@@ -16,6 +16,7 @@ import { postUrl } from '../post-url.ts';
 import { processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { isDuplicate, xBody } from './errors.ts';
+import { readXText } from './read-text.ts';
 import type { XOptions } from './options.ts';
 import { setAltText, uploadMedia, uploadStatus } from './upload.ts';
 
@@ -214,5 +215,5 @@ const comparable = (value: string): string => value.normalize('NFC').replace(/\b
 export function comparableText(post: Json): string {
   const urls = list(obj(post.entities).urls).map(obj);
   const linked = urls.reduce<string>((t, u) => t.replace(text(u.url), isMediaLink(u) ? '' : text(u.expanded_url) || text(u.url)), text(post.text));
-  return comparable(linked.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+  return comparable(readXText(linked));
 }

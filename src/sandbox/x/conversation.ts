@@ -5,6 +5,7 @@
 // replying through the control API (`POST /_sandbox/x/replies {postId, text, from?: {username}}`).
 import type { RouteContext } from '../core/router.ts';
 import type { SandboxState } from '../core/state.ts';
+import { answeredText } from './answered-text.ts';
 import { requireReads, xAuth } from './auth.ts';
 import { forbidden, invalidRequest, notAuthorizedForResource, notFound } from './errors.ts';
 import { userView } from './reads.ts';
@@ -13,10 +14,10 @@ import type { XPost } from './store.ts';
 const SEARCH_WINDOW_MS = 7 * 86_400_000;
 const body = (ctx: RouteContext): Record<string, unknown> => (ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {});
 
-function replyView(post: XPost): Record<string, unknown> {
+function replyView(state: SandboxState, post: XPost): Record<string, unknown> {
   return {
     id: post.id,
-    text: post.text,
+    text: answeredText(state, post).text,
     author_id: post.authorId,
     created_at: new Date(post.createdAt).toISOString(),
     conversation_id: post.conversationId,
@@ -44,7 +45,7 @@ export function searchRecent(ctx: RouteContext): unknown {
   if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
   if (!page.length) return { meta };
   const users = [...new Set(page.map((p) => p.authorId))].flatMap((id) => ctx.state.people.xUsers.get(id) ?? []);
-  return { data: page.map(replyView), includes: { users: users.map((u) => userView(u, new Set(), 0)) }, meta };
+  return { data: page.map((p) => replyView(ctx.state, p)), includes: { users: users.map((u) => userView(u, new Set(), 0)) }, meta };
 }
 
 /** PUT /2/tweets/{id}/hidden `{hidden}`: only replies in a conversation the caller started. */
