@@ -182,6 +182,10 @@ for (const dialect of DIALECTS) {
         [{ threadItems: [{ content: 'ok', mediaUrls: [media('/c.mp4'), media('/d.gif')] }] }, 'x', 'platforms[0].platformSpecificData.threadItems[0].mediaUrls: X takes up to 4 images, or 1 video, or 1 GIF; no mixing'],
         [{ firstComment: 'é'.repeat(281) }, 'x', 'platforms[0].platformSpecificData.firstComment: 281 weighted characters, X allows 280 (a URL counts 23, CJK and emoji 2)'],
         [{ madeWithAi: 'yes' }, 'x', 'platforms[0].platformSpecificData.madeWithAi: must be a boolean'],
+        // X refuses a post with the text of one of the account's recent posts: the chain would stop halfway.
+        [{ threadItems: [{ content: 'Same' }, { content: 'Other' }, { content: 'Same' }] }, 'x', 'platforms[0].platformSpecificData.threadItems[2].content: the same text as threadItems[0].content; X refuses a post that repeats a recent one'],
+        [{ firstComment: 'Look' }, 'Look', 'platforms[0].platformSpecificData.firstComment: the same text as content; X refuses a post that repeats a recent one'],
+        [{ threadItems: [{ content: 'One' }, { content: 'Two' }], firstComment: 'One' }, 'x', 'platforms[0].platformSpecificData.firstComment: the same text as threadItems[0].content; X refuses a post that repeats a recent one'],
       ];
       for (const [data, content, message] of cases) {
         const res = await createPost(t, key, { content, publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: data }] });

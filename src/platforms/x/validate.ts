@@ -66,6 +66,7 @@ export function validateX(input: TargetInput): Validated<XOptions> {
 
   if (f.has('threadItems')) {
     const threadItems = items(f);
+    noRepeats(f, threadItems.map((item, i) => [`threadItems[${i}].content`, item.content]), firstComment);
     for (const key of ['mediaUrl', 'mediaUrls', 'altText', 'altTexts']) f.skip(key, 'threadItems replace the post content and its media; skipped');
     if (input.content) f.warnings.push({ key: 'content', message: 'threadItems replace the post content; the content is not published on x' });
     if (polled && threadItems[0]?.mediaUrls?.length) f.fail('poll', 'a poll cannot go with media (threadItems[0] has media)');
@@ -73,12 +74,31 @@ export function validateX(input: TargetInput): Validated<XOptions> {
   }
 
   const m = media(input.data, (key, problem) => f.fail(key, problem), input.allowHttp);
+  noRepeats(f, [['content', input.content]], firstComment);
   const lengthProblem = tooLong(input.content);
   if (lengthProblem) f.failTarget('content', lengthProblem);
   if (polled && m.mediaUrls.length) f.fail('poll', 'a poll cannot go with media');
   if (input.live && !input.content.trim() && m.mediaUrls.length === 0) f.failTarget('content', 'required for an x post without media');
   const options: XOptions = compact({ ...shared, mediaUrls: m.mediaUrls.length ? m.mediaUrls : undefined, altTexts: m.altTexts });
   return { options, warnings: f.warnings };
+}
+
+/**
+ * The posts of one chain have different texts: X refuses a post with the text of one of the
+ * account's recent posts (x.md §7, 403 duplicate content), so a repeat would stop the chain
+ * halfway, its first posts live. Empty texts (media only) are not compared.
+ */
+function noRepeats(f: Fields<(typeof XData)['properties']>, texts: Array<[string, string]>, firstComment: string | undefined): void {
+  const seen = new Map<string, string>();
+  const check = (field: string, value: string) => {
+    const key = value.normalize('NFC');
+    if (!key.trim()) return;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) f.fail(field, `the same text as ${earlier}; X refuses a post that repeats a recent one`);
+    seen.set(key, field);
+  };
+  for (const [field, value] of texts) check(field, value);
+  if (firstComment !== undefined) check('firstComment', firstComment);
 }
 
 /** threadItems: 1 to 25 posts, each with its text (≤ 280 weighted) and media; unknown keys of an item are skipped. */
