@@ -57,6 +57,12 @@ export type PublishOutcome =
 
 export interface Publisher<O> {
   publish(request: PublishRequest<O>): Promise<PublishOutcome>;
+  /**
+   * What of a failed target's progress a publish-again keeps, besides the markers of calls whose
+   * fate is unknown (always kept): the parts already live on the platform (a chain's first posts),
+   * so that they are not made a second time. Without it, a failed target starts over.
+   */
+  keepOnRetry?(progress: PublishProgress): PublishProgress;
 }
 
 /** What an edit made when the platform gives the edited post a new id (X): the target takes it. */

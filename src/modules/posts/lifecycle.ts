@@ -96,10 +96,13 @@ export async function publishPost(deps: CreateDeps, tenant: Tenant, caller: Call
     }
     await storeValidation(trx, postId, post.content, true, deps.config.allowPrivateUrls, now);
     // Failed targets start over, except that a call whose fate is unknown is still reconciled
-    // before anything is sent again (create-once.ts).
-    const restart = await trx.selectFrom('post_targets').select(['id', 'progress']).where('post_id', '=', postId).where('status', 'in', ['failed', 'pending']).execute();
+    // before anything is sent again (create-once.ts), and the parts already live are kept where
+    // the platform's publisher says which they are (keepOnRetry).
+    const restart = await trx.selectFrom('post_targets').select(['id', 'platform', 'progress']).where('post_id', '=', postId).where('status', 'in', ['failed', 'pending']).execute();
     for (const target of restart) {
-      const progress = JSON.stringify(carryOverMarkers(JSON.parse(target.progress) as PublishProgress));
+      const stored = JSON.parse(target.progress) as PublishProgress;
+      const publisher = deps.platforms.of(target.platform)?.publisher;
+      const progress = JSON.stringify({ ...publisher?.keepOnRetry?.(stored), ...carryOverMarkers(stored) });
       await trx.updateTable('post_targets').set({ status: 'pending', attempts: 0, error: null, next_attempt_at: null, released_next: 0, progress, updated_at: now }).where('id', '=', target.id).execute();
     }
     await cancelDispatch(trx, postId);
