@@ -158,6 +158,28 @@ for (const dialect of DIALECTS) {
       assert.ok(calls('bsky.social', start, 'GET', /getRecord$/).some((c) => c.query.collection === 'app.bsky.feed.threadgate' && c.query.rkey === record?.rkey), 'getRecord asked for the gate’s key');
     });
 
+    test('a chain refused part way, published again, goes on after its live posts: each post once', async () => {
+      const items = ['Chain one', 'Chain two', 'Chain three'].map((c) => `${c} ${dialect}`);
+      // The second post is refused (a permanent 400): the first is live, the target fails.
+      t.sandbox.faults.add({ host: 'bsky.social', path: CREATE, method: 'POST', kind: 'error', status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record' }, times: 1, after: 1 });
+      const start = mark();
+      const { postId, targetId } = await publishNow('chain', [{ accountId, platformSpecificData: { threadItems: items.map((content) => ({ content })) } }]);
+      const failed = await settled(t, key, postId, undefined, 30_000);
+      assert.equal(failed.targets[0]?.status, 'failed', JSON.stringify(failed.targets[0]));
+      assert.deepEqual(items.map((text) => withText(t, did, text).length), [1, 0, 0]);
+      const again = await t.request(`/api/v1/posts/${postId}/publish`, { key, method: 'POST' });
+      assert.equal(again.status, 200, await again.clone().text());
+      const post = await settled(t, key, postId, undefined, 30_000);
+      assert.equal(post.targets[0]?.status, 'published', post.targets[0]?.error ?? '');
+      assert.deepEqual(items.map((text) => withText(t, did, text).length), [1, 1, 1], 'each post once');
+      const [first] = withText(t, did, items[0] ?? '');
+      assert.equal(post.targets[0]?.platformPostId, first?.uri, 'the first post, made before the failure, is the target’s');
+      const [second] = withText(t, did, items[1] ?? '');
+      assert.equal((second?.value.reply as { parent?: { uri?: string } } | undefined)?.parent?.uri, first?.uri, 'the chain goes on under it');
+      assert.equal(creates(start).length, 4, 'the first post, the refused second, then the second and third');
+      assert.equal((await targetRow(targetId)).status, 'published');
+    });
+
     test('a 500 before anything was made: getRecord says RecordNotFound, and the retry creates it with the same key', async () => {
       const text = `Five hundred ${dialect}`;
       t.sandbox.faults.add({ host: 'bsky.social', path: CREATE, method: 'POST', kind: 'server_error', status: 500, times: 1 });

@@ -68,5 +68,26 @@ for (const dialect of DIALECTS) {
     test('an image and no text: X answers only the photo link', async () => {
       await lostAndFound('', { mediaUrls: [`${files.url}/a.jpg`] });
     });
+
+    test('a thread refused part way, published again, goes on after its live posts: each post once', async () => {
+      const account = await addXAccount(t, org);
+      const items = ['Thread one', 'Thread two', 'Thread three'].map((c) => `${c} ${dialect}`);
+      // The second post is refused (a permanent 400): the first is live, the target fails.
+      t.sandbox.faults.add({ host: 'api.x.com', path: '/2/tweets', method: 'POST', kind: 'error', status: 400, message: 'The sandbox refuses this post', times: 1, after: 1 });
+      const start = mark();
+      const { postId } = await publishNow('thread', [{ accountId: account.id, platformSpecificData: { threadItems: items.map((content) => ({ content })) } }]);
+      const failed = await settled(t, key, postId, undefined, 30_000);
+      assert.equal(failed.targets[0]?.status, 'failed', JSON.stringify(failed.targets[0]));
+      const texts = () => postsOf(account.userId).map((p) => p.text).sort();
+      assert.deepEqual(texts(), [items[0]]);
+      const again = await t.request(`/api/v1/posts/${postId}/publish`, { key, method: 'POST' });
+      assert.equal(again.status, 200, await again.clone().text());
+      const post = await settled(t, key, postId, undefined, 30_000);
+      assert.equal(post.targets[0]?.status, 'published', post.targets[0]?.error ?? '');
+      assert.deepEqual(texts(), [...items].sort(), 'each post once');
+      const first = postsOf(account.userId).find((p) => p.text === items[0]);
+      assert.equal(post.targets[0]?.platformPostId, first?.id, 'the first post, made before the failure, is the target’s');
+      assert.deepEqual(calls('api.x.com', start, 'POST', /^\/2\/tweets$/).map((c) => (c.body as { text?: string }).text), [items[0], items[1], items[1], items[2]]);
+    });
   });
 }

@@ -97,6 +97,16 @@ export function allowRules(control: BlueskyOptions['replyControl']): Json[] | nu
 
 export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, entryway: string): Publisher<BlueskyOptions> {
   return {
+    // A chain that failed part way keeps its records' keys and its live records: published again,
+    // it goes on after them (Bluesky has no duplicate check, so sending them again would post them
+    // twice), and a record whose fate is unknown is looked up under its key. A video job is
+    // started again.
+    keepOnRetry(progress) {
+      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      if (!units.some((u) => u.uri)) return {};
+      const kept: UnitProgress[] = units.map(({ rkey, createdAt, uri, cid }) => ({ rkey, createdAt, ...(uri && cid ? { uri, cid } : {}) }));
+      return { units: kept, ...(progress.gate ? { gate: progress.gate } : {}) };
+    },
     async publish(request: PublishRequest<BlueskyOptions>): Promise<PublishOutcome> {
       const { account, now, options } = request;
       const session = sessionOf(account);

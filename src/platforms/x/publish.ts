@@ -77,6 +77,13 @@ export interface XPublishSettings {
 
 export function xPublisher(http: PlatformHttp, media: MediaFetcher | undefined, settings: XPublishSettings): Publisher<XOptions> {
   return {
+    // A chain that failed part way keeps its live posts: published again, it goes on after them
+    // (sending them again would post them twice, or be refused as duplicates). Uploaded media
+    // may have expired, so the rest starts over.
+    keepOnRetry(progress) {
+      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      return units.some((u) => u.postId) ? { units: units.map((u) => (u.postId ? { postId: u.postId } : {})) } : {};
+    },
     async publish(request: PublishRequest<XOptions>): Promise<PublishOutcome> {
       const { account, now, isTaken } = request;
       const token = account.accessToken;
