@@ -131,6 +131,25 @@ for (const dialect of DIALECTS) {
       assert.equal(post.targets[0]?.platformPostId, byText.get('one')?.id);
     });
 
+    test('threads: a chain refused part way, published again, goes on after its published posts: each post once', async () => {
+      const items = ['uno', 'dos', 'tres'].map((c) => `${c} ${dialect}`);
+      // The second container is refused (a permanent Graph error): the first post is live, the target fails.
+      t.sandbox.faults.add({ host: 'graph.threads.net', path: '/**/threads', method: 'POST', kind: 'error', status: 400, code: 100, message: 'Invalid parameter', times: 1, after: 1 });
+      const id = await publishNow([{ accountId: (await addAccount(t, org, 'threads')).id, platformSpecificData: { threadItems: items.map((content) => ({ content })) } }], 'ignored');
+      const failed = await settled(t, key, id);
+      assert.equal(failed.targets[0]?.status, 'failed', JSON.stringify(failed.targets[0]));
+      const posted = () => [...t.sandbox.threads.posts.values()].filter((p) => items.includes(p.text ?? ''));
+      assert.deepEqual(posted().map((p) => p.text), [items[0]]);
+      const again = await t.request(`/api/v1/posts/${id}/publish`, { key, method: 'POST' });
+      assert.equal(again.status, 200, await again.clone().text());
+      const post = await settled(t, key, id);
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      assert.deepEqual(posted().map((p) => p.text).sort(), [...items].sort(), 'each post once');
+      const [one, two] = items.map((text) => posted().find((p) => p.text === text));
+      assert.equal(post.targets[0]?.platformPostId, one?.id);
+      assert.equal(two?.replyToId, one?.id, 'the chain goes on under the first post');
+    });
+
     test('tiktok: video and photo posts pulled from URL after creator_info, then status to completion', async () => {
       const start = mark();
       const id = await publishNow([

@@ -75,6 +75,12 @@ const isVideo = (url: string) => /\.(mp4|mov)(\?|$)/i.test(url);
 
 export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> {
   return {
+    // A chain that failed part way keeps its published posts: published again, it goes on after
+    // them instead of posting them twice. Containers expire, so the rest starts over.
+    keepOnRetry(progress) {
+      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      return units.some((u) => u.mediaId) ? { units: units.map((u) => (u.mediaId ? { mediaId: u.mediaId } : {})) } : {};
+    },
     async publish(request: PublishRequest<ThreadsOptions>): Promise<PublishOutcome> {
       const { account, progress, save } = request;
       const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {
