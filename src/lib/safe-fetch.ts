@@ -215,6 +215,25 @@ export async function createGuardedAgent(options: UrlGuardOptions & { connectTim
   return new UndiciAgent({ connect: { timeout: options.connectTimeoutMs ?? 10_000, lookup: guardedLookup(options) } });
 }
 
+/**
+ * The keep-alive agent of a policy, for the fetches that bring none: a connection is checked when
+ * it is opened, so a reused one goes to the address that was checked. An agent of its own per
+ * fetch (a connection made and torn down each time) had been most of a media fetch's CPU. Fetches
+ * with their own resolver or refusal (tests) keep an agent of their own. Idle connections do not
+ * keep the process alive (undici unrefs them).
+ */
+const policyAgents = new Map<string, Promise<Agent>>();
+function policyAgent(options: SafeFetchOptions): Promise<Agent> | null {
+  if (options.lookup || options.refusal) return null;
+  const key = `${options.allowPrivate}|${options.requireHttps ?? false}|${options.connectTimeoutMs ?? ''}`;
+  let agent = policyAgents.get(key);
+  if (!agent) {
+    agent = createGuardedAgent(options);
+    policyAgents.set(key, agent);
+  }
+  return agent;
+}
+
 /** Fetches a URL a client gave, under the guards above. Throws UrlRefusedError or FetchFailedError. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions): Promise<SafeResponse> {
   // undici is loaded on first use: a large module most processes need rarely.
@@ -223,9 +242,9 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
   const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 60_000);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  // A shared agent (keep-alive connections, each checked when it was opened) is the caller's to
-  // close; otherwise each fetch has its own, closed with the fetch.
-  const shared = options.agent;
+  // A shared agent (keep-alive connections, each checked when it was opened) is the caller's or
+  // the policy's; otherwise (a resolver of its own) each fetch has its own, closed with the fetch.
+  const shared = options.agent ?? (await policyAgent(options));
   const agent = shared ?? (await createGuardedAgent(options));
   let closed = false;
   const close = () => {
