@@ -94,9 +94,17 @@ export class QuotaMeter {
     this.#counters = counters;
   }
 
+  /** The Pacific day last worked out: from `from` (a time in it) until `until` (its midnight). */
+  #day: { name: string; from: number; until: number } | null = null;
+
   #keys(now: number) {
-    const day = pacificDay(now);
-    return { units: `youtube:units:${day}`, uploads: `youtube:uploads:${day}`, window: { now, expiresAt: now + untilPacificMidnight(now) } };
+    // Working out the Pacific day (Intl, and a loop across DST) is kept until its midnight.
+    let day = this.#day;
+    if (!day || now < day.from || now >= day.until) {
+      day = { name: pacificDay(now), from: now, until: now + untilPacificMidnight(now) };
+      this.#day = day;
+    }
+    return { units: `youtube:units:${day.name}`, uploads: `youtube:uploads:${day.name}`, window: { now, expiresAt: day.until } };
   }
 
   #exhausted(now: number, what: string): PlatformError {
