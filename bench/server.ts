@@ -49,7 +49,9 @@ function serverEnv(env: Record<string, string>, forServer = false): NodeJS.Proce
 
 /** Starts `socialapi serve` (without its worker unless asked) and waits for its first-start banner. */
 export async function startServer(env: Record<string, string>, timeoutMs = 30_000, withWorker = false, signal?: AbortSignal): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...(withWorker ? [] : ['--no-worker'])], { cwd: ROOT, env: serverEnv(env, true), stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_CPU_PROF=dir: the server writes a CPU profile there when it stops (--cpu-prof is not allowed in NODE_OPTIONS).
+  const profile = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', ...(withWorker ? [] : ['--no-worker'])], { cwd: ROOT, env: serverEnv(env, true), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const onData = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
