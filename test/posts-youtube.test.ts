@@ -148,21 +148,29 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(many.body.post.targets[0]?.warnings.map((w) => w.key), ['mediaUrls'], 'one video: mediaUrl, not mediaUrls');
     });
 
-    test('an upload whose first chunk was answered too late resumes from the session Range: one session, no byte sent twice', async () => {
+    /**
+     * Publishes with the first chunk reaching YouTube after the service stopped waiting for its
+     * answer; answers once the first attempt failed and the late chunk landed (with `landed`).
+     */
+    async function chunkAnsweredLate(content: string, mediaUrl: string, landed: number) {
       const acc = await addYouTubeAccount(t, org);
-      // The first chunk reaches YouTube after the service stopped waiting for the answer.
       t.sandbox.faults.add({ host: 'www.googleapis.com', path: '/upload/youtube/v3/videos', method: 'PUT', kind: 'delay', delayMs: TIMEOUT_MS + 1500, times: 1 });
       const start = mark();
-      const res = await createPost(t, key, { content: 'Resumed', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: live({ mediaUrl: media('/big.mp4') }) }] });
+      const res = await createPost(t, key, { content, publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: live({ mediaUrl }) }] });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const id = res.body.post.id;
       const row = await waitFor(async () => {
         const r = await t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('post_id', '=', id).executeTakeFirstOrThrow();
         return r.attempts >= 1 && r.status === 'pending' && r.next_attempt_at !== null ? r : null;
       }, 20_000, 'the first attempt to fail');
+      await waitFor(() => Promise.resolve(calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === landed) || null), 10_000, 'the late chunk');
+      return { acc, start, id, row };
+    }
+
+    test('an upload whose first chunk was answered too late resumes from the session Range: one session, no byte sent twice', async () => {
+      const { acc, start, id, row } = await chunkAnsweredLate('Resumed', media('/big.mp4'), 308);
       assert.match(row.progress, /"session":"https:\/\/www\.googleapis\.com\/upload\/youtube\/v3\/videos\?/, 'the session URI was stored before the first byte');
-      // The late chunk lands; then the retry is due.
-      await waitFor(() => Promise.resolve(calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === 308) || null), 10_000, 'the late chunk');
+      // The late chunk landed; then the retry is due.
       clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
       const post = await settled(t, key, id, undefined, 30_000);
       assert.equal(post.status, 'published', JSON.stringify(post));
@@ -173,18 +181,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('an upload whose last chunk was answered too late is adopted from its session, even when the media URL no longer answers: the bytes are not needed again', async () => {
-      const acc = await addYouTubeAccount(t, org);
       // The only chunk reaches YouTube (the video is made) after the service stopped waiting for the answer.
-      t.sandbox.faults.add({ host: 'www.googleapis.com', path: '/upload/youtube/v3/videos', method: 'PUT', kind: 'delay', delayMs: TIMEOUT_MS + 1500, times: 1 });
-      const start = mark();
-      const res = await createPost(t, key, { content: 'Adopted', publishNow: true, platforms: [{ accountId: acc.id, platformSpecificData: live({ mediaUrl: media('/expiring.mp4') }) }] });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      const id = res.body.post.id;
-      const row = await waitFor(async () => {
-        const r = await t.runtime.deps.store.db.selectFrom('post_targets').selectAll().where('post_id', '=', id).executeTakeFirstOrThrow();
-        return r.attempts >= 1 && r.status === 'pending' && r.next_attempt_at !== null ? r : null;
-      }, 20_000, 'the first attempt to fail');
-      await waitFor(() => Promise.resolve(calls(start, 'PUT', '/upload/youtube/v3/videos').some((c) => c.status === 201) || null), 10_000, 'the late chunk');
+      const { acc, start, id, row } = await chunkAnsweredLate('Adopted', media('/expiring.mp4'), 201);
       delete served['/expiring.mp4'];
       clock.offset += (row.next_attempt_at ?? 0) - clock.now() + 1000;
       const post = await settled(t, key, id, undefined, 30_000);
