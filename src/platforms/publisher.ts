@@ -18,6 +18,20 @@ export function progressNumber(progress: PublishProgress, key: string): number {
   return typeof value === 'number' ? value : 0;
 }
 
+/** The units of a chain (a thread's posts and its first comment) kept in progress, in order. */
+export function progressUnits<U>(progress: PublishProgress): U[] {
+  return (Array.isArray(progress.units) ? progress.units : []) as U[];
+}
+
+/**
+ * A chain's keepOnRetry: once any of its units is live, every unit as `keep` reduces it (the live
+ * ones keep what names them on the platform); before that, nothing, so the target starts over.
+ */
+export function keepLiveUnits<U>(progress: PublishProgress, live: (unit: U) => boolean, keep: (unit: U) => U): PublishProgress {
+  const units = progressUnits<U>(progress);
+  return units.some(live) ? { units: units.map(keep) } : {};
+}
+
 export interface PublishWarning {
   /** The platformSpecificData key the warning is about. */
   key: string;

@@ -74,9 +74,11 @@ async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, { a
   const next = tickAfter(now, deps.config.commentPollMs);
   const reader = deps.platforms.of(account.platform)?.mentionReader;
   if (!reader) return setNextMentionPoll(db, account.id, next);
+  // Made since the account was first connected, with a clock skew's margin.
+  const from = since - CLOCK_SKEW_MS;
   let read: MentionsSince;
   try {
-    read = await readSince(reader, credentialsOf(account, deps.sealer), { mark, time: since - CLOCK_SKEW_MS });
+    read = await readSince(reader, credentialsOf(account, deps.sealer), { mark, time: from });
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     // not_supported: the reads are off here (X_READS), refused before any call; nothing to warn about each tick.
@@ -86,9 +88,9 @@ async function pollAccount(deps: PollDeps, context: Pick<JobContext, 'log'>, { a
     return setNextMentionPoll(db, account.id, Math.max(next, now + wait));
   }
   if (read.truncated) context.log.warn({ accountId: account.id, read: read.mentions.length }, 'more mentions came between two polls than one poll reads: the oldest of them were not read');
-  // Made since the account was first connected (a clock skew's margin); one without a time
-  // cannot be placed, so it is not announced. Oldest first, so the events come in their order.
-  const fresh = read.mentions.filter((m) => m.createdAt !== null && m.createdAt >= since - CLOCK_SKEW_MS).reverse();
+  // One without a time cannot be placed, so it is not announced. Oldest first, so the events come
+  // in their order.
+  const fresh = read.mentions.filter((m) => m.createdAt !== null && m.createdAt >= from).reverse();
   await db.transaction().execute(async (trx) => {
     for (const m of fresh) {
       const item = { kind: 'mention' as const, dedupeKey: m.mediaId, platformPostId: m.mediaId, comment: { id: m.mediaId, text: m.caption ?? '', username: m.username, parentId: null } };

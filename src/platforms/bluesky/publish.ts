@@ -15,7 +15,7 @@ import type { Json } from '../json.ts';
 import { obj, text } from '../json.ts';
 import { mediaTypeOf, type MediaBytes, type MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
-import { processingDelay, progressNumber } from '../publisher.ts';
+import { keepLiveUnits, processingDelay, progressNumber } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { sessionOf } from './connect.ts';
 import { resolveHandle } from './identity.ts';
@@ -102,10 +102,8 @@ export function blueskyPublisher(api: Xrpc, media: MediaFetcher | undefined, ent
     // twice), and a record whose fate is unknown is looked up under its key. A video job is
     // started again.
     keepOnRetry(progress) {
-      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
-      if (!units.some((u) => u.uri)) return {};
-      const kept: UnitProgress[] = units.map(({ rkey, createdAt, uri, cid }) => ({ rkey, createdAt, ...(uri && cid ? { uri, cid } : {}) }));
-      return { units: kept, ...(progress.gate ? { gate: progress.gate } : {}) };
+      const kept = keepLiveUnits<UnitProgress>(progress, (u) => !!u.uri, ({ rkey, createdAt, uri, cid }) => ({ rkey, createdAt, ...(uri && cid ? { uri, cid } : {}) }));
+      return kept.units && progress.gate ? { ...kept, gate: progress.gate } : kept;
     },
     async publish(request: PublishRequest<BlueskyOptions>): Promise<PublishOutcome> {
       const { account, now, options } = request;

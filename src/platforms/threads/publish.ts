@@ -12,7 +12,7 @@ import { obj, strings, text, type Json } from '../json.ts';
 import { lookBack } from '../look-back.ts';
 import { graphLook } from '../meta/graph-look.ts';
 import { postUrl } from '../post-url.ts';
-import { processingDelay, progressNumber } from '../publisher.ts';
+import { keepLiveUnits, processingDelay, progressNumber, progressUnits } from '../publisher.ts';
 import type { PublishOutcome, PublishRequest, Publisher } from '../types.ts';
 import { graphBody } from '../meta/errors.ts';
 import { earlierPublishRunning, publishMarked, type PublishMark } from '../meta/container-publish.ts';
@@ -77,10 +77,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
   return {
     // A chain that failed part way keeps its published posts: published again, it goes on after
     // them instead of posting them twice. Containers expire, so the rest starts over.
-    keepOnRetry(progress) {
-      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
-      return units.some((u) => u.mediaId) ? { units: units.map((u) => (u.mediaId ? { mediaId: u.mediaId } : {})) } : {};
-    },
+    keepOnRetry: (progress) => keepLiveUnits<UnitProgress>(progress, (u) => !!u.mediaId, (u) => (u.mediaId ? { mediaId: u.mediaId } : {})),
     async publish(request: PublishRequest<ThreadsOptions>): Promise<PublishOutcome> {
       const { account, progress, save } = request;
       const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string | undefined>) => {
@@ -88,7 +85,7 @@ export function threadsPublisher(http: PlatformHttp): Publisher<ThreadsOptions> 
       };
       const user = account.platformUserId;
       const units = threadsUnits(request.content, request.options);
-      const state = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      const state = progressUnits<UnitProgress>(progress);
       const current = { ...progress };
       const store = async (extra: Record<string, unknown> = {}) => save(Object.assign(current, extra, { units: state }));
 

@@ -9,6 +9,7 @@ import type { AccountCredentials } from '../types.ts';
 import { postUrl } from '../post-url.ts';
 import { xBody } from './errors.ts';
 import { readXText } from './read-text.ts';
+import { startTimeOf } from './start-time.ts';
 
 const API = 'https://api.x.com/2';
 
@@ -52,7 +53,7 @@ export function xMentions(http: PlatformHttp, reads: boolean): MentionReader {
     // Paged back with pagination_token (X pages at most the newest 800).
     async mentionsSince(account, { mark, time }, limit) {
       if (!reads) throw refused();
-      const from: Record<string, string> = mark ? { since_id: mark } : { start_time: new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      const from: Record<string, string> = mark ? { since_id: mark } : { start_time: startTimeOf(time) };
       const found: PlatformMention[] = [];
       let next: string | null = null;
       do {

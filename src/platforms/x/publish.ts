@@ -13,10 +13,11 @@ import { list, obj, str, text, type Json } from '../json.ts';
 import { confirmedLook } from '../look-back.ts';
 import type { MediaFetcher } from '../media-bytes.ts';
 import { postUrl } from '../post-url.ts';
-import { processingDelay, progressNumber } from '../publisher.ts';
+import { keepLiveUnits, processingDelay, progressNumber, progressUnits } from '../publisher.ts';
 import type { PublishOutcome, PublishProgress, PublishRequest, Publisher } from '../types.ts';
 import { isDuplicate, xBody } from './errors.ts';
 import { readXText } from './read-text.ts';
+import { startTimeOf } from './start-time.ts';
 import type { XOptions } from './options.ts';
 import { setAltText, uploadMedia, uploadStatus } from './upload.ts';
 
@@ -80,15 +81,12 @@ export function xPublisher(http: PlatformHttp, media: MediaFetcher | undefined, 
     // A chain that failed part way keeps its live posts: published again, it goes on after them
     // (sending them again would post them twice, or be refused as duplicates). Uploaded media
     // may have expired, so the rest starts over.
-    keepOnRetry(progress) {
-      const units = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
-      return units.some((u) => u.postId) ? { units: units.map((u) => (u.postId ? { postId: u.postId } : {})) } : {};
-    },
+    keepOnRetry: (progress) => keepLiveUnits<UnitProgress>(progress, (u) => !!u.postId, (u) => (u.postId ? { postId: u.postId } : {})),
     async publish(request: PublishRequest<XOptions>): Promise<PublishOutcome> {
       const { account, now, isTaken } = request;
       const token = account.accessToken;
       const progress: PublishProgress = { ...request.progress };
-      const state = (Array.isArray(progress.units) ? progress.units : []) as UnitProgress[];
+      const state = progressUnits<UnitProgress>(progress);
       const store = () => request.save(Object.assign(progress, { units: state }));
       const units = xUnits(request.content, request.options);
 
@@ -191,8 +189,7 @@ async function findPost(http: PlatformHttp, token: string, userId: string, sent:
   const wanted = comparable(sent);
   const found = await confirmedLook<Json, string>(since, {
     page: async (cursor) => {
-      // Whole seconds: start_time takes no milliseconds (x.md §5; the docs of GET /2/users/{id}/tweets).
-      const query = { start_time: new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z'), max_results: 100, 'tweet.fields': 'created_at,entities', exclude: 'retweets', ...(cursor ? { pagination_token: cursor } : {}) };
+      const query = { start_time: startTimeOf(since), max_results: 100, 'tweet.fields': 'created_at,entities', exclude: 'retweets', ...(cursor ? { pagination_token: cursor } : {}) };
       const body = xBody(await http.send('x', { url: `${API}/users/${userId}/tweets`, query, bearer: token }), now);
       return { items: list(body.data).map(obj), next: str(obj(body.meta).next_token) };
     },

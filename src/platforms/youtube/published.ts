@@ -6,7 +6,7 @@ import { PlatformError } from '../errors.ts';
 import { list, obj } from '../json.ts';
 import type { PostEditor, PostRemover } from '../types.ts';
 import { DATA_API, type YouTubeApi } from './api.ts';
-import { YOUTUBE_DESCRIPTION_BYTES } from './options.ts';
+import { descriptionProblem } from './validate.ts';
 
 export function youtubePostRemover(api: YouTubeApi): PostRemover {
   return {
@@ -25,9 +25,8 @@ export function youtubePostEditor(api: YouTubeApi): PostEditor {
   return {
     async edit(account, videoId, content) {
       // The rules of a description (youtube.md §5), checked before a call that costs 51 units and answers without naming the field.
-      const bytes = Buffer.byteLength(content, 'utf8');
-      if (bytes > YOUTUBE_DESCRIPTION_BYTES) throw new PlatformError('invalid', `content: ${bytes} UTF-8 bytes, a YouTube description has at most ${YOUTUBE_DESCRIPTION_BYTES}`, { platform: 'youtube' });
-      if (/[<>]/.test(content)) throw new PlatformError('invalid', 'content: YouTube refuses < and > in a description', { platform: 'youtube' });
+      const problem = descriptionProblem(content);
+      if (problem) throw new PlatformError('invalid', `content: ${problem}`, { platform: 'youtube' });
       const token = account.accessToken;
       const found = await api.json({ url: `${DATA_API}/videos`, query: { part: 'snippet', id: videoId }, token, units: 1 });
       const video = obj(list(found.items)[0]);

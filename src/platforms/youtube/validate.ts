@@ -11,10 +11,17 @@ export const tagsLength = (tags: string[]): number => tags.reduce((n, t) => n + 
 
 const ANGLE = /[<>]/;
 
+/** What YouTube would refuse in a description (the post content, also when a published video is edited), or null. */
+export function descriptionProblem(description: string): string | null {
+  const bytes = Buffer.byteLength(description, 'utf8');
+  if (bytes > YOUTUBE_DESCRIPTION_BYTES) return `a YouTube description has at most ${YOUTUBE_DESCRIPTION_BYTES} UTF-8 bytes (this one has ${bytes})`;
+  return ANGLE.test(description) ? 'YouTube refuses < and > in a description' : null;
+}
+
 export function validateYouTube(input: TargetInput): Validated<YouTubeOptions> {
   const f = new Fields(input, YouTubeData);
-  if (Buffer.byteLength(input.content, 'utf8') > YOUTUBE_DESCRIPTION_BYTES) f.failTarget('content', `a YouTube description has at most ${YOUTUBE_DESCRIPTION_BYTES} UTF-8 bytes (this one has ${Buffer.byteLength(input.content, 'utf8')})`);
-  if (ANGLE.test(input.content)) f.failTarget('content', 'YouTube refuses < and > in a description');
+  const description = descriptionProblem(input.content);
+  if (description) f.failTarget('content', description);
   const [mediaUrl] = f.mediaUrls();
   const title = f.string('title');
   if (title !== undefined && !title.trim()) f.fail('title', 'must not be blank');
